@@ -1,0 +1,57 @@
+#!/bin/bash
+# Build a VM kernel.  Usage: build-kernel.sh FLAVOUR
+#   wbt       patched tree (work/linux, series applied), configs vm + wbt
+#   upstream  pristine base (work/linux-base), configs vm + upstream
+#   debug     patched tree, configs vm + wbt + debug
+# Output: work/build/FLAVOUR/arch/x86/boot/bzImage
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+flavour=${1:-}
+case $flavour in
+wbt) src=$LINUX frags="vm wbt" ;;
+upstream) src=$WORK/linux-base frags="vm upstream" ;;
+debug) src=$LINUX frags="vm wbt debug" ;;
+*) die "usage: $0 wbt|upstream|debug" ;;
+esac
+need make gcc ccache flex bison bc perl
+[ -d "$src" ] || die "$src missing (run: make apply)"
+
+out=$WORK/build/$flavour
+mkdir -p "$out"
+build_lock
+
+export CCACHE_DIR=${CCACHE_DIR:-$WORK/ccache}
+export CCACHE_BASEDIR=$WORK
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+# A fixed timestamp keeps init/version.c cacheable.
+export KBUILD_BUILD_TIMESTAMP="2024-11-17 00:00:00"
+export KBUILD_BUILD_USER=wbt KBUILD_BUILD_HOST=wbt
+jobs=${JOBS:-$(nproc)}
+mk=(make -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs")
+
+configure() {
+	local f files=() frag_sum
+	for f in $frags; do files+=("$TOP/configs/$f.config"); done
+	frag_sum=$(cat "${files[@]}" | sha256sum | cut -d' ' -f1)
+	if [ -f "$out/.config" ] && [ "$(cat "$out/.frag_sum" 2>/dev/null)" = "$frag_sum" ] &&
+		[ "$out/.config" -nt "$src/.git/HEAD" ]; then
+		"${mk[@]}" -s olddefconfig
+		return
+	fi
+	local log=$out/merge_config.log
+	(cd "$src" && scripts/kconfig/merge_config.sh -n -O "$out" "${files[@]}") >"$log" 2>&1 ||
+		{ cat "$log" >&2; die "merge_config.sh failed"; }
+	# merge_config only warns about options it could not set; here they are errors.
+	if grep -q -e '^Value requested for' -e 'warning:' "$log"; then
+		grep -A2 -e '^Value requested for' -e 'warning:' "$log" >&2
+		die "config fragments ($frags) request options the kernel did not take"
+	fi
+	echo "$frag_sum" >"$out/.frag_sum"
+}
+
+step "configure $flavour ($frags)" configure
+ccache -z >/dev/null
+step "build $flavour bzImage (-j$jobs)" "${mk[@]}" -s bzImage
+log "ccache: $(ccache -s | grep -iE 'hits|misses' | tr -s ' ' | paste -sd' ')"
+ls -l "$out/arch/x86/boot/bzImage" >&2

@@ -1,0 +1,120 @@
+#!/bin/bash
+# make check: every test of the project, in order of cost.  Each test is
+# counted once; the last line is "N passed, N failed, N skipped".
+#   ONLY=group[,group]  run only these groups: lint harness series build
+#                       guest (default: all)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+res=$WORK/check
+rm -rf "$res"
+mkdir -p "$res"
+pass=0 fail=0 skip=0
+failed=()
+
+record() { # record STATUS NAME [REASON]
+	case $1 in
+	PASS) pass=$((pass + 1)) ; printf '  PASS  %s\n' "$2" ;;
+	FAIL) fail=$((fail + 1)) failed+=("$2") ; printf '  FAIL  %s\n' "$2" ;;
+	SKIP) skip=$((skip + 1)) ; printf '  SKIP  %s (%s)\n' "$2" "$3" ;;
+	esac
+	printf '%s %s %s\n' "$1" "$2" "${3:-}" >>"$res/results.txt"
+}
+
+# t NAME CMD...: one test; output goes to work/check/NAME.log.
+t() {
+	local name=$1 logf
+	shift
+	logf=$res/$(echo "$name" | tr -c 'A-Za-z0-9._-\n' '_').log
+	if "$@" >"$logf" 2>&1; then
+		record PASS "$name"
+	else
+		record FAIL "$name"
+		tail -n 15 "$logf" | sed 's/^/        | /'
+	fi
+}
+
+# ktap PREFIX FILE: count the KTAP results in FILE (top level and one
+# level of subtests, the level where KUnit reports its cases).
+ktap() {
+	local prefix=$1 file=$2 line st name reason n=0
+	while IFS= read -r line; do
+		if [[ $line =~ ^(\ {0,4})(not\ ok|ok)\ [0-9]+\ ([^#]*)(#\ *([A-Za-z]+)\ *(.*))?$ ]]; then
+			st=${BASH_REMATCH[2]} name=${BASH_REMATCH[3]%" "} reason=${BASH_REMATCH[6]}
+			n=$((n + 1))
+			if [ "${BASH_REMATCH[5]^^}" = SKIP ]; then
+				record SKIP "$prefix: $name" "${reason:-no reason given}"
+			elif [ "$st" = ok ]; then
+				record PASS "$prefix: $name"
+			else
+				record FAIL "$prefix: $name"
+			fi
+		fi
+	done < <(sed -e 's/^\[[ 0-9.]*\] //' "$file")
+	[ "$n" -gt 0 ] || record FAIL "$prefix: no results in $file"
+}
+
+group() { [ -z "${ONLY:-}" ] || [[ ,$ONLY, == *,$1,* ]]; }
+banner() { log "== $* =="; }
+
+if group lint; then
+	banner "lint: shellcheck, flake8"
+	mapfile -t sh < <(find "$TOP/scripts" "$TOP/guest" "$TOP/tests" "$TOP/bench" \
+		-name '*.sh' 2>/dev/null; echo "$TOP/guest/init"; echo "$TOP/.ci/run")
+	t "lint: shellcheck scripts, guest and tests" shellcheck -x -e SC1091 "${sh[@]}"
+	py=$(find "$TOP/scripts" "$TOP/bench" "$TOP/tests" -name '*.py' 2>/dev/null)
+	if [ -n "$py" ]; then
+		# shellcheck disable=SC2086
+		t "lint: flake8" python3 -m flake8 --max-line-length=100 $py
+	else
+		record SKIP "lint: flake8" "no Python files"
+	fi
+fi
+
+if group harness; then
+	banner "harness: bad input is refused"
+	for f in "$TOP"/tests/harness/*.sh; do
+		t "harness: $(basename "$f" .sh)" bash "$f"
+	done
+fi
+
+if group series; then
+	banner "series: git am, export round trip, checkpatch, per-patch build"
+	t "series: applies to the pinned base with git am" "$TOP/scripts/apply-series.sh"
+	t "series: patches/ matches the work tree" "$TOP/scripts/verify-series.sh"
+	while read -r p; do
+		t "series: checkpatch --strict $p" "$TOP/scripts/checkpatch-series.sh" "$p"
+	done <"$TOP/patches/series"
+	t "series: every patch builds the objects it touches" \
+		"$TOP/scripts/build-series.sh" --touched
+fi
+
+if group build; then
+	banner "build: VM kernel and initramfs"
+	t "build: wbt VM kernel" "$TOP/scripts/build-kernel.sh" wbt
+	t "build: initramfs" "$TOP/scripts/mkinitramfs.sh"
+fi
+
+if group guest; then
+	banner "guest: boot the patched kernel and test it"
+	logf=$res/guest-smoke.log
+	if "$TOP/scripts/vm-run.sh" -q -n check-smoke -t 600 \
+		-d virtio -d scsi -d ahci -d ide -d nvme -- /guest/smoke.sh \
+		>"$logf" 2>&1; then
+		record PASS "guest: boots with every disk type, no kernel warnings"
+	else
+		record FAIL "guest: boots with every disk type, no kernel warnings"
+		tail -n 15 "$logf" | sed 's/^/        | /'
+	fi
+	cp "$(find "$WORK/logs/vm" -name '*-check-smoke.log' | sort | tail -n1)" \
+		"$res/guest-smoke.console"
+	ktap "guest smoke" "$res/guest-smoke.console"
+fi
+
+echo
+if [ "$fail" -gt 0 ]; then
+	echo "Failed:"
+	printf '  %s\n' "${failed[@]}"
+fi
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,24 @@
+#!/bin/bash
+# Install the Debian packages the harness needs (only the missing ones).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+pkgs=(build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
+	rsync sparse python3 python3-flake8 shellcheck ccache xz-utils file
+	qemu-system-x86 busybox-static fio blktrace e2fsprogs dbench util-linux
+	git perl)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	log "deps: all ${#pkgs[@]} packages present"
+	exit 0
+fi
+sudo=""
+[ "$(id -u)" = 0 ] || sudo=sudo
+command -v apt-get >/dev/null || die "apt-get not found: install ${missing[*]} by hand"
+step "apt-get update" $sudo apt-get update -q >/dev/null
+step "apt-get install ${missing[*]}" $sudo env DEBIAN_FRONTEND=noninteractive \
+	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null

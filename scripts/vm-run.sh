@@ -1,0 +1,155 @@
+#!/bin/bash
+# Boot a kernel under QEMU, run one command in the guest and propagate its
+# exit status.  The console is shown (unless -q) and saved under work/logs/vm/.
+# The run fails if the kernel logs a BUG, WARNING, Oops, lockdep, KASAN or
+# hung-task report, or panics, even when the command itself succeeded.
+#
+# Usage: vm-run.sh [options] -- COMMAND...
+#   -k KERNEL   flavour (wbt, upstream, debug) or a bzImage path [wbt]
+#   -d DISK     add a disk: virtio|scsi|ahci|ide|nvme[:SIZE], repeatable
+#               (SIZE as for truncate, default 2G; sparse files, one run only)
+#   -m MB       guest memory [2048]
+#   -c CPUS     guest CPUs [2]
+#   -t SECONDS  hard timeout for the whole run [600]
+#   -a ARGS     extra kernel command line
+#   -f FILE     copy FILE into the guest's /run/, repeatable
+#   -n NAME     name of the log file [run]
+#   -o DIR      copy the guest's /run/out (what the command leaves there,
+#               sent back over the console) to DIR
+#   -q          do not echo the console
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kernel=wbt mem=2048 cpus=2 timeout=600 append="" name=run quiet=0 outdir=""
+disks=() files=()
+usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 2; }
+while getopts k:d:m:c:t:a:f:n:o:qh opt; do
+	case $opt in
+	k) kernel=$OPTARG ;;
+	d) disks+=("$OPTARG") ;;
+	m) mem=$OPTARG ;;
+	c) cpus=$OPTARG ;;
+	t) timeout=$OPTARG ;;
+	a) append=$OPTARG ;;
+	f) files+=("$OPTARG") ;;
+	n) name=$OPTARG ;;
+	o) outdir=$OPTARG ;;
+	q) quiet=1 ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ "${1:-}" = -- ] && shift
+[ $# -gt 0 ] || { echo "error: no guest command given" >&2; usage; }
+for v in "$mem" "$cpus" "$timeout"; do
+	if ! [[ $v =~ ^[0-9]+$ ]] || [ "$v" -eq 0 ]; then
+		die "not a positive number: '$v'"
+	fi
+done
+[[ $name =~ ^[A-Za-z0-9._-]+$ ]] || die "bad log name '$name'"
+for d in "${disks[@]}"; do
+	case ${d%%:*} in
+	virtio | scsi | ahci | ide | nvme) ;;
+	*) die "unknown disk type '${d%%:*}' (virtio, scsi, ahci, ide, nvme)" ;;
+	esac
+	[ "${d%%:*}" = "$d" ] || [[ ${d#*:} =~ ^[0-9]+[KMG]?$ ]] || die "bad disk size in '-d $d'"
+done
+need qemu-system-x86_64 cpio timeout
+
+case $kernel in
+wbt | upstream | debug) image=$WORK/build/$kernel/arch/x86/boot/bzImage ;;
+*) image=$kernel ;;
+esac
+[ -f "$image" ] || die "kernel image $image not found (run: make build)"
+initrd=$WORK/initramfs.cpio
+[ -f "$initrd" ] || die "$initrd not found (run: make initramfs)"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/wbt-vm.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# The command and extra files go into a second cpio archive appended to the
+# initramfs; the kernel unpacks both.
+mkdir -p "$tmp/extra/run"
+{
+	echo '#!/bin/sh'
+	printf '%s\n' "$*"
+} >"$tmp/extra/run/cmd.sh"
+chmod +x "$tmp/extra/run/cmd.sh"
+for f in "${files[@]}"; do
+	[ -f "$f" ] || die "-f $f: no such file"
+	cp "$f" "$tmp/extra/run/"
+done
+(cd "$tmp/extra" && find . | cpio -o -H newc --owner=0:0 --quiet) >"$tmp/extra.cpio"
+cat "$initrd" "$tmp/extra.cpio" >"$tmp/initrd.cpio"
+
+qemu=(qemu-system-x86_64 -M pc -m "$mem" -smp "$cpus" -nographic -no-reboot
+	-monitor none -serial stdio -nic none)
+if [ -w /dev/kvm ]; then
+	qemu+=(-accel kvm -cpu host)
+else
+	qemu+=(-accel tcg -cpu max)
+fi
+i=0
+for d in "${disks[@]}"; do
+	type=${d%%:*} size=2G
+	[ "$type" = "$d" ] || size=${d#*:}
+	img=$tmp/disk$i.img
+	truncate -s "$size" "$img"
+	drv="if=none,id=d$i,file=$img,format=raw,cache=writeback"
+	case $type in
+	virtio) qemu+=(-drive "$drv" -device "virtio-blk-pci,drive=d$i") ;;
+	scsi) qemu+=(-device "virtio-scsi-pci,id=vscsi$i" -drive "$drv"
+		-device "scsi-hd,drive=d$i,bus=vscsi$i.0") ;;
+	ahci) qemu+=(-device "ahci,id=ahci$i" -drive "$drv"
+		-device "ide-hd,drive=d$i,bus=ahci$i.0") ;;
+	ide) qemu+=(-drive "file=$img,format=raw,if=ide,index=$i,cache=writeback") ;;
+	nvme) qemu+=(-drive "$drv" -device "nvme,serial=wbt$i,drive=d$i") ;;
+	esac
+	i=$((i + 1))
+done
+
+logdir=$WORK/logs/vm
+mkdir -p "$logdir"
+logf=$logdir/$(date +%Y%m%d-%H%M%S)-$name.log
+cmdline="console=ttyS0 panic=-1 loglevel=6 rdinit=/init $append"
+log "vm[$name]: $(basename "$(dirname "$(dirname "$(dirname "$(dirname "$image")")")")") kernel, ${#disks[@]} disk(s), timeout ${timeout}s, log $logf"
+
+set +e
+if [ "$quiet" = 1 ]; then
+	timeout -k 10 "$timeout" "${qemu[@]}" -kernel "$image" -initrd "$tmp/initrd.cpio" \
+		-append "$cmdline" </dev/null >"$logf" 2>&1
+else
+	timeout -k 10 "$timeout" "${qemu[@]}" -kernel "$image" -initrd "$tmp/initrd.cpio" \
+		-append "$cmdline" </dev/null 2>&1 | tee "$logf"
+fi
+qrc=${PIPESTATUS[0]}
+set -e
+tr -d '\r' <"$logf" >"$logf.tmp" && mv "$logf.tmp" "$logf"
+
+rc=$(sed -n 's/^WBT-EXIT: \([0-9]*\)$/\1/p' "$logf" | tail -n1)
+if [ -n "$outdir" ]; then
+	mkdir -p "$outdir"
+	# Files sent back by guest/lib.sh's send_file, base64 between markers.
+	awk -v dir="$outdir" '
+		/^WBT-FILE-BEGIN / { f = dir "/" $2; cmd = "base64 -d > \"" f "\""; next }
+		/^WBT-FILE-END/ { close(cmd); cmd = ""; next }
+		cmd != "" { print | cmd }' "$logf"
+fi
+
+bad=$(grep -E -n '(^|\] )(BUG:|WARNING:|Oops|Kernel panic|INFO: task .* blocked for more than|watchdog: BUG: soft lockup|BUG: KASAN|==================================================================$)' "$logf" |
+	grep -v 'WBT-' | head -5 || true)
+if [ -n "$bad" ]; then
+	log "vm[$name]: FAIL: the kernel reported problems:"
+	echo "$bad" >&2
+	exit 1
+fi
+if [ -z "$rc" ]; then
+	if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+		log "vm[$name]: FAIL: timed out after ${timeout}s (log: $logf)"
+	else
+		log "vm[$name]: FAIL: guest did not finish (qemu exit $qrc; log: $logf)"
+	fi
+	exit 1
+fi
+log "vm[$name]: guest command exited $rc"
+exit "$rc"

@@ -1,0 +1,21 @@
+#!/bin/bash
+# The build and series scripts refuse bad arguments with a clear message.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+fails=0
+expect_fail() { # expect_fail PATTERN CMD...
+	local pat=$1 out rc
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ] || ! grep -q -- "$pat" <<<"$out"; then
+		echo "FAIL: $* -> rc=$rc, output: $out"
+		fails=$((fails + 1))
+	else
+		echo "ok: $* -> $(grep -m1 -- "$pat" <<<"$out")"
+	fi
+}
+expect_fail "usage:" "$top/scripts/build-kernel.sh" nosuchflavour
+expect_fail "usage:" "$top/scripts/build-series.sh" --sometimes
+expect_fail "no such patch" "$top/scripts/checkpatch-series.sh" 9999-none.patch
+exit $fails
