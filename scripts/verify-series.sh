@@ -8,7 +8,7 @@ set -euo pipefail
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$TOP/scripts/export-series.sh" "$tmp/out" 2>/dev/null
-if diff -r -x cover.txt "$TOP/patches" "$tmp/out" >"$tmp/diff"; then
+if diff -r -x cover.txt -x checkpatch.ignore -x upstream.series "$TOP/patches" "$tmp/out" >"$tmp/diff"; then
 	log "series: patches/ matches $LINUX ($SERIES_BRANCH)"
 else
 	head -40 "$tmp/diff" >&2
