@@ -5,7 +5,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help deps base apply export verify-series checkpatch build build-upstream \
-	build-debug initramfs vm demo check check-series lint clean distclean
+	build-debug initramfs vm demo bench check check-series lint clean distclean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -46,6 +46,9 @@ vm: build initramfs ## run CMD in the guest: make vm CMD='cat /proc/version' [DI
 
 demo: build initramfs ## build, boot and show writeback throttling at work
 	@$(S)/demo.sh
+
+bench: build build-upstream initramfs ## benchmark suite vs none and upstream [QUICK=1: W1 only, minutes]
+	@QUICK=$(QUICK) $(S)/bench.sh
 
 check: deps ## run every test; last line: N passed, N failed, N skipped
 	@$(S)/check.sh

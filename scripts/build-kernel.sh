@@ -3,7 +3,9 @@
 #   wbt       patched tree (work/linux, series applied), configs vm + wbt
 #   upstream  pristine base (work/linux-base), configs vm + upstream
 #   debug     patched tree, configs vm + wbt + debug
-# Output: work/build/FLAVOUR/arch/x86/boot/bzImage
+# Output: work/build/FLAVOUR/arch/x86/boot/bzImage.  work/build/FLAVOUR links
+# to SRC/.build-FLAVOUR: with the output inside each source tree, compiler
+# command lines are the same in every tree and ccache hits across them.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -17,11 +19,12 @@ esac
 need make gcc ccache flex bison bc perl
 [ -d "$src" ] || die "$src missing (run: make apply)"
 
-out=$WORK/build/$flavour
-mkdir -p "$out"
+out=$src/.build-$flavour
+mkdir -p "$out" "$WORK/build"
+ln -sfn "$out" "$WORK/build/$flavour"
 build_lock
 
-export CCACHE_DIR=${CCACHE_DIR:-$WORK/ccache}
+export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/wbt-ccache}
 export CCACHE_BASEDIR=$WORK
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 # A fixed timestamp keeps init/version.c cacheable.

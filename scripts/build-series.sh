@@ -15,14 +15,14 @@ ref=$WORK/build/wbt/.config
 [ -f "$ref" ] || "$TOP/scripts/build-kernel.sh" wbt
 
 wt=$WORK/series-build
-out=$WORK/build/series
+out=$wt/.build-series
 if [ ! -d "$wt" ]; then
 	kgit worktree prune
 	kgit worktree add -q --detach "$wt" "$BASE_BRANCH"
 fi
-mkdir -p "$out"
 build_lock
-export CCACHE_DIR=${CCACHE_DIR:-$WORK/ccache} CCACHE_BASEDIR=$WORK
+mkdir -p "$out"
+export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/wbt-ccache} CCACHE_BASEDIR=$WORK
 export KBUILD_BUILD_TIMESTAMP="2024-11-17 00:00:00"
 mk=(make -C "$wt" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"${JOBS:-$(nproc)}" -s)
 

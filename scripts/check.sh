@@ -39,7 +39,7 @@ t() {
 ktap() {
 	local prefix=$1 file=$2 line st name reason n=0
 	while IFS= read -r line; do
-		if [[ $line =~ ^(\ {0,4})(not\ ok|ok)\ [0-9]+\ ([^#]*)(#\ *([A-Za-z]+)\ *(.*))?$ ]]; then
+		if [[ $line =~ ^()(not\ ok|ok)\ [0-9]+\ ([^#]*)(#\ *([A-Za-z]+)\ *(.*))?$ ]]; then
 			st=${BASH_REMATCH[2]} name=${BASH_REMATCH[3]%" "} reason=${BASH_REMATCH[6]}
 			n=$((n + 1))
 			if [ "${BASH_REMATCH[5]^^}" = SKIP ]; then
@@ -52,6 +52,42 @@ ktap() {
 		fi
 	done < <(sed -e 's/^\[[ 0-9.]*\] //' "$file")
 	[ "$n" -gt 0 ] || record FAIL "$prefix: no results in $file"
+}
+
+# kunit FILE: count the KUnit cases of every suite in a console log.
+kunit() {
+	local file=$1 line n=0 insuite=0 suite=""
+	while IFS= read -r line; do
+		if [[ $line =~ ^\ {4}#\ Subtest:\ (.*)$ ]]; then
+			insuite=1 suite=${BASH_REMATCH[1]}
+		elif [ $insuite = 1 ] && [[ $line =~ ^\ {4}(not\ ok|ok)\ [0-9]+\ ([^#]*)(#\ *([A-Za-z]+)\ *(.*))?$ ]]; then
+			n=$((n + 1))
+			if [ "${BASH_REMATCH[4]^^}" = SKIP ]; then
+				record SKIP "kunit $suite: ${BASH_REMATCH[2]% }" "${BASH_REMATCH[5]:-no reason given}"
+			elif [ "${BASH_REMATCH[1]}" = ok ]; then
+				record PASS "kunit $suite: ${BASH_REMATCH[2]% }"
+			else
+				record FAIL "kunit $suite: ${BASH_REMATCH[2]% }"
+			fi
+		elif [[ $line =~ ^(not\ ok|ok)\ [0-9]+ ]]; then
+			insuite=0
+		fi
+	done <"$file"
+	[ "$n" -gt 0 ] || record FAIL "kunit: no KUnit results in $file"
+}
+
+# vmtest NAME LOGNAME VM-ARGS...: one guest run counted as a test; its
+# console is kept as work/check/LOGNAME.console.
+vmtest() {
+	local name=$1 lname=$2 logf=$res/$2.log
+	shift 2
+	if "$TOP/scripts/vm-run.sh" -q -n "$lname" "$@" >"$logf" 2>&1; then
+		record PASS "$name"
+	else
+		record FAIL "$name"
+		tail -n 15 "$logf" | sed 's/^/        | /'
+	fi
+	cp "$(find "$WORK/logs/vm" -name "*-$lname.log" | sort | tail -n1)" "$res/$lname.console"
 }
 
 group() { [ -z "${ONLY:-}" ] || [[ ,$ONLY, == *,$1,* ]]; }
@@ -97,18 +133,25 @@ fi
 
 if group guest; then
 	banner "guest: boot the patched kernel and test it"
-	logf=$res/guest-smoke.log
-	if "$TOP/scripts/vm-run.sh" -q -n check-smoke -t 600 \
-		-d virtio -d scsi -d ahci -d ide -d nvme -- /guest/smoke.sh \
-		>"$logf" 2>&1; then
-		record PASS "guest: boots with every disk type, no kernel warnings"
+	disks=(-d virtio -d scsi -d ahci -d ide -d nvme)
+	vmtest "guest: boots with every disk type, no kernel warnings" check-smoke \
+		-t 600 "${disks[@]}" -- /guest/smoke.sh
+	ktap "guest smoke" "$res/check-smoke.console"
+	if grep -q '^CONFIG_WBT_KUNIT_TEST=y' "$TOP/configs/wbt.config"; then
+		kunit "$res/check-smoke.console"
 	else
-		record FAIL "guest: boots with every disk type, no kernel warnings"
-		tail -n 15 "$logf" | sed 's/^/        | /'
+		record SKIP "kunit" "the series has no KUnit suite yet (configs/wbt.config)"
 	fi
-	cp "$(find "$WORK/logs/vm" -name '*-check-smoke.log' | sort | tail -n1)" \
-		"$res/guest-smoke.console"
-	ktap "guest smoke" "$res/guest-smoke.console"
+	if [ -d "$LINUX/tools/testing/selftests/wbt" ]; then
+		vmtest "guest: kselftests run to the end, no kernel warnings" check-ksft \
+			-t 2400 -m 2048 "${disks[@]}" -o "$res/ksft" -- /tests/guest/kselftests.sh
+		for f in "$res"/ksft/*.ktap; do
+			[ -f "$f" ] || { record FAIL "kselftests: no results came back"; break; }
+			ktap "kselftest $(basename "$f" .ktap)" "$f"
+		done
+	else
+		record SKIP "kselftests" "the series has no tools/testing/selftests/wbt yet"
+	fi
 fi
 
 echo

@@ -6,6 +6,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 out=$WORK/initramfs.cpio
+# The series' kselftests, from the kernel work tree.
+ksft=$LINUX/tools/testing/selftests
 # Programs copied from the host with their libraries.
 progs=(fio blktrace blkparse btt mkfs.ext4 mke2fs e2fsck tune2fs dbench
 	mkswap swapon swapoff losetup)
@@ -15,7 +17,8 @@ busybox | grep -q 'statically linked' || file -L "$(command -v busybox)" |
 
 inputs=$( (sha256sum "$0" "$(command -v busybox)" && for p in "${progs[@]}"; do
 	sha256sum "$(command -v "$p")"; done &&
-	find "$TOP/guest" "$TOP/tests" -type f -print0 | sort -z | xargs -0 sha256sum) |
+	find "$TOP/guest" "$TOP/tests" "$ksft/wbt" "$ksft/kselftest" -type f -print0 \
+		2>/dev/null | sort -z | xargs -0 sha256sum) |
 	sha256sum | cut -d' ' -f1)
 if [ -f "$out" ] && [ "$(cat "$out.sum" 2>/dev/null)" = "$inputs" ]; then
 	log "initramfs: cached $out"
@@ -24,7 +27,7 @@ fi
 
 root=$WORK/initramfs
 rm -rf "$root"
-mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,tmp,mnt,run,root}
+mkdir -p "$root"/usr/share "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc,proc,sys,dev,tmp,mnt,run,root}
 
 build() {
 	local p path lib
@@ -47,6 +50,13 @@ build() {
 	cp -r "$TOP/guest" "$root/guest"
 	cp -r "$TOP/tests" "$root/tests"
 	install -m 0755 "$TOP/guest/init" "$root/init"
+	if [ -d "$ksft/wbt" ]; then
+		mkdir -p "$root/kselftest"
+		cp -r "$ksft/wbt" "$ksft/kselftest" "$root/kselftest/"
+	else
+		log "initramfs: no wbt kselftests in $ksft (series not applied?)"
+	fi
+	cp -r /usr/share/dbench "$root/usr/share/" 2>/dev/null || true
 	printf 'root:x:0:0:root:/root:/bin/sh\n' >"$root/etc/passwd"
 	printf 'root:x:0:\n' >"$root/etc/group"
 	(cd "$root" && find . -print0 | sort -z |

@@ -1,0 +1,443 @@
+#!/bin/sh
+# shellcheck shell=sh
+# Benchmark workloads W1..W6 inside the test guest (busybox sh).
+#
+# Run by bench/run.py through scripts/vm-run.sh: this file and bench.env
+# (the parameters, key=value) are copied into the guest's /run/.  Every
+# result goes back to the host with send_file: results.txt (one line per
+# measurement), meta.txt (kernel, memory, dirty limits, device settings)
+# and the fio JSON outputs (gzipped).  Progress lines start with "BENCH:".
+. /guest/lib.sh
+. /run/bench.env
+
+OUT=/tmp/bench-out
+MNT=/mnt
+mkdir -p "$OUT"
+: >"$OUT/results.txt"
+: >"$OUT/meta.txt"
+
+say() { echo "BENCH: $*"; }
+# Seconds since boot with centisecond resolution.
+now() { cut -d' ' -f1 /proc/uptime; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+meta() { echo "$*" >>"$OUT/meta.txt"; }
+result() { echo "$*" >>"$OUT/results.txt"; }
+drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
+
+# ---------------------------------------------------------------------------
+# Memory and dirty limits: set explicitly, recorded.
+echo "$DIRTY_BYTES" >/proc/sys/vm/dirty_bytes
+echo "$DIRTY_BG_BYTES" >/proc/sys/vm/dirty_background_bytes
+meta "kernel=$(uname -r)"
+meta "version=$(cat /proc/version)"
+meta "mem_kb=$(awk '/^MemTotal/ {print $2}' /proc/meminfo)"
+meta "cpus=$(nproc)"
+meta "dirty_bytes=$(cat /proc/sys/vm/dirty_bytes)"
+meta "dirty_background_bytes=$(cat /proc/sys/vm/dirty_background_bytes)"
+meta "knob_mode=$KNOB_MODE"
+meta "fio=$(fio --version)"
+
+VIRTIO=$(guest_disks | head -n1)
+[ -n "$VIRTIO" ] || { say "ERROR: no virtio-blk disk in the guest"; exit 1; }
+
+# ---------------------------------------------------------------------------
+# Devices.  The queueing null_blk ("qdev") profiles live in qdev_create
+# only: the FIFO latency model's configfs attributes are checked here.
+
+NULLB_CFG=/sys/kernel/config/nullb
+
+# qdev_create PROFILE: create a null_blk device of PROFILE through configfs
+# and print its disk name.  Returns 2 when the kernel's null_blk has
+# no FIFO latency model (the profile needs it), 1 on other errors.
+qdev_create() {
+	prof=$1
+	cfg=$NULLB_CFG/bench_$prof
+	fifo=1
+	case $prof in
+	hdd) set -- hw_queue_depth=32 fifo_bw_mbps=40 fifo_base_nsec=2000000 \
+		rotational=1 memory_backed=1 size=2048 ;;
+	qd1) set -- hw_queue_depth=1 fifo_bw_mbps=40 fifo_base_nsec=2000000 \
+		rotational=1 memory_backed=1 size=2048 ;;
+	fast) fifo=0
+		set -- hw_queue_depth=64 memory_backed=0 size=4096 ;;
+	*) say "ERROR: unknown qdev profile '$prof'" >&2; return 1 ;;
+	esac
+	[ -d "$NULLB_CFG" ] || return 2
+	[ -d "$cfg" ] && qdev_destroy "$prof"
+	mkdir "$cfg" || return 1
+	if [ "$fifo" = 1 ] && [ ! -e "$cfg/fifo_bw_mbps" ]; then
+		rmdir "$cfg"
+		return 2
+	fi
+	for kv; do
+		k=${kv%%=*}
+		# rotational is optional: 6.12's null_blk does not have it.
+		if [ "$k" = rotational ] && [ ! -e "$cfg/$k" ]; then
+			say "NOTE: null_blk has no 'rotational' attribute; $prof stays non-rotational" >&2
+			continue
+		fi
+		if ! echo "${kv#*=}" >"$cfg/$k" 2>/dev/null; then
+			say "ERROR: null_blk attribute $k=${kv#*=} rejected" >&2
+			rmdir "$cfg"
+			return 1
+		fi
+	done
+	echo 1 >"$cfg/power" || { rmdir "$cfg"; return 1; }
+	# 6.12 names a configfs-made disk after its directory; older kernels
+	# call it nullbINDEX.
+	for n in "bench_$prof" "nullb$(cat "$cfg/index")"; do
+		[ -e "/sys/block/$n" ] && { echo "$n"; return 0; }
+	done
+	say "ERROR: null_blk $prof powered on, but no disk appeared" >&2
+	return 1
+}
+
+qdev_destroy() {
+	cfg=$NULLB_CFG/bench_$1
+	[ -d "$cfg" ] || return 0
+	echo 0 >"$cfg/power" 2>/dev/null
+	rmdir "$cfg"
+}
+
+# qdev_record PROFILE: the device's configfs attributes into meta.txt.
+qdev_record() {
+	cfg=$NULLB_CFG/bench_$1
+	for a in "$cfg"/*; do
+		case ${a##*/} in power | badblocks) continue ;; esac
+		[ -f "$a" ] || continue
+		meta "qdev.$1.${a##*/}=$(cat "$a" 2>/dev/null)"
+	done
+}
+
+knob_file() {
+	q=/sys/block/$1/queue
+	if [ -e "$q/wb_lat_usec" ]; then
+		echo "$q/wb_lat_usec"
+	elif [ -e "$q/wbt_lat_usec" ]; then
+		echo "$q/wbt_lat_usec"
+	fi
+}
+
+# qdev_has_fifo: does this kernel's null_blk have the FIFO latency model?
+qdev_has_fifo() {
+	[ -d "$NULLB_CFG" ] || return 1
+	mkdir "$NULLB_CFG/bench_probe" 2>/dev/null || return 1
+	f=0
+	[ -e "$NULLB_CFG/bench_probe/fifo_bw_mbps" ] && f=1
+	rmdir "$NULLB_CFG/bench_probe"
+	[ "$f" = 1 ]
+}
+if qdev_has_fifo; then HAVE_FIFO=1; else HAVE_FIFO=0; fi
+meta "qdev_fifo_model=$HAVE_FIFO"
+
+QDEV_NOTED=" "
+
+# devs LIST: the devices a workload runs on.  A queueing profile the kernel
+# cannot provide is replaced by virtio-blk (said loudly), without running
+# the same device twice.
+devs() {
+	seen=" "
+	for d; do
+		case $d in
+		hdd | qd1)
+			if [ "$HAVE_FIFO" = 0 ]; then
+				case $QDEV_NOTED in
+				*" $d "*) ;;
+				*)
+					say "NOTE: qdev '$d' UNAVAILABLE: this kernel's null_blk has no FIFO" \
+						"latency model (no fifo_bw_mbps attribute); using virtio-blk instead" >&2
+					meta "qdev.$d=unavailable"
+					QDEV_NOTED="$QDEV_NOTED$d "
+					;;
+				esac
+				d=virtio
+			fi
+			;;
+		esac
+		case $seen in
+		*" $d "*) continue ;;
+		esac
+		seen="$seen$d "
+		echo "$d"
+	done
+}
+
+# dev_open REQUESTED: set DEV (sysfs name) and LABEL (what is measured:
+# the profile, or "virtio" when the qdev is unavailable), apply the
+# throttling mode and record the device.  Returns 1 if the device is
+# unusable.
+dev_open() {
+	req=$1
+	DEV="" LABEL=""
+	case $req in
+	virtio) DEV=$VIRTIO LABEL=virtio ;;
+	*)
+		DEV=$(qdev_create "$req")
+		rc=$?
+		if [ "$rc" != 0 ] || [ -z "$DEV" ]; then
+			say "ERROR: cannot create null_blk profile '$req'"
+			return 1
+		else
+			LABEL=$req
+			meta "qdev.$req=available"
+			qdev_record "$req"
+		fi
+		;;
+	esac
+	i=0
+	while [ ! -b "/dev/$DEV" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	k=$(knob_file "$DEV")
+	if [ -z "$k" ]; then
+		say "NOTE: $DEV has no wb_lat_usec/wbt_lat_usec knob"
+		kv=absent
+	else
+		[ "$KNOB_MODE" = off ] && echo 0 >"$k"
+		kv="${k##*/}=$(cat "$k")"
+	fi
+	q=/sys/block/$DEV/queue
+	meta "dev.$LABEL=$DEV $kv rotational=$(cat "$q/rotational") nr_requests=$(cat "$q/nr_requests")" \
+		"write_cache=$(tr ' ' _ <"$q/write_cache") scheduler=$(sed 's/.*\[\(.*\)\].*/\1/' "$q/scheduler")"
+	return 0
+}
+
+dev_close() {
+	case $LABEL in
+	virtio) ;;
+	*) qdev_destroy "$LABEL" ;;
+	esac
+}
+
+# fs_make [MOUNT OPTIONS]: fresh ext4 on DEV, mounted on MNT.  Inode tables
+# and the journal are written by mkfs, so no lazy-init thread writes in the
+# background during a measurement.
+fs_make() {
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0,nodiscard "/dev/$DEV" ||
+		return 1
+	if [ -n "${1:-}" ]; then
+		mount -o "$1" "/dev/$DEV" "$MNT"
+	else
+		mount "/dev/$DEV" "$MNT"
+	fi
+}
+
+fs_done() {
+	umount "$MNT"
+	dev_close
+}
+
+# send_json FILE NAME: gzip a fio JSON output for send_file.
+keep_json() {
+	gzip -c "$1" >"$OUT/$2.json.gz"
+}
+
+# ---------------------------------------------------------------------------
+# W1: buffered streaming writer (dd bs=1M, W1_WRITE_MB per pass, rewriting
+# the same file) against a reader of a cold file (fio, buffered psync reads
+# of W1_BS, every read timed).  The writer starts 2 s early and runs passes
+# until the reader is done.
+w1() {
+	dev_open "$1" || return 1
+	fs_make || return 1
+	rep=$2
+	say "W1 $LABEL rep $rep: cold file ${W1_READ_MB} MiB, writer passes of ${W1_WRITE_MB} MiB"
+	dd if=/dev/zero of="$MNT/rfile" bs=1M count="$W1_READ_MB" 2>/dev/null
+	dd if=/dev/zero of="$MNT/wfile" bs=1M count="$W1_WRITE_MB" 2>/dev/null
+	drop_caches
+	rm -f /tmp/w1.stop
+	(
+		n=0
+		t0=$(now)
+		while [ ! -e /tmp/w1.stop ]; do
+			dd if=/dev/zero of="$MNT/wfile" bs=1M count="$W1_WRITE_MB" conv=notrunc \
+				2>/dev/null || break
+			n=$((n + 1))
+		done
+		sync
+		t1=$(now)
+		echo "$n $(elapsed "$t0" "$t1")" >/tmp/w1.writer
+	) &
+	wpid=$!
+	sleep 2
+	r0=$(now)
+	fio --name=reader --filename="$MNT/rfile" --rw=read --bs="$W1_BS" --ioengine=psync \
+		--invalidate=1 --size="${W1_READ_MB}m" --runtime="$W1_RUNTIME" \
+		--percentile_list=1:5:10:25:50:75:90:95:99:99.5:99.9:99.99:99.999 \
+		--output-format=json+ --output=/tmp/w1.json >/dev/null 2>/tmp/w1.err ||
+		{ say "ERROR: W1 fio failed: $(cat /tmp/w1.err)"; touch /tmp/w1.stop; wait; return 1; }
+	r1=$(now)
+	touch /tmp/w1.stop
+	wait "$wpid"
+	read -r passes wsecs </tmp/w1.writer
+	keep_json /tmp/w1.json "w1-$LABEL-r$rep"
+	result "W1 dev=$LABEL rep=$rep json=w1-$LABEL-r$rep.json.gz read_secs=$(elapsed "$r0" "$r1")" \
+		"write_mb=$((passes * W1_WRITE_MB)) write_secs=$wsecs"
+	say "W1 $LABEL rep $rep: done (reader $(elapsed "$r0" "$r1") s, writer $passes passes in $wsecs s)"
+	fs_done
+}
+
+# ---------------------------------------------------------------------------
+# W2: Jan Kara's dd bs=1M of a large file, with and without conv=fsync, on
+# ext4 and ext4 -o nodelalloc,data=ordered, on a QD=32 and a QD=1 device.
+w2() {
+	for fs in ext4 ext4-ordered; do
+		for fsync in 0 1; do
+			dev_open "$1" || return 1
+			opts=""
+			[ "$fs" = ext4-ordered ] && opts=nodelalloc,data=ordered
+			fs_make "$opts" || return 1
+			conv=""
+			[ "$fsync" = 1 ] && conv=conv=fsync
+			drop_caches
+			t0=$(now)
+			# shellcheck disable=SC2086 # conv is one word or empty
+			dd if=/dev/zero of="$MNT/big" bs=1M count="$W2_MB" $conv 2>/dev/null
+			t1=$(now)
+			result "W2 dev=$LABEL fs=$fs fsync=$fsync mb=$W2_MB secs=$(elapsed "$t0" "$t1")"
+			say "W2 $LABEL $fs fsync=$fsync: $W2_MB MiB in $(elapsed "$t0" "$t1") s"
+			fs_done
+		done
+	done
+}
+
+# ---------------------------------------------------------------------------
+# W3/W4: Jan Kara's fio jobs from the seed thread, sizes scaled to the guest.
+# W3: 4 random buffered writers with fdatasync=256 + a random reader over 20
+# files switching file every 16 IOs.  W4: one random writer of 2x guest RAM
+# + the same reader, 3 s ramp.
+fio_jan() {
+	w=$1
+	job=/tmp/$w.fio
+	{
+		echo "[global]"
+		echo "direct=0"
+		echo "ioengine=sync"
+		echo "runtime=$JAN_RUNTIME"
+		echo "time_based"
+		echo "invalidate=1"
+		echo "blocksize=4096"
+		echo "group_reporting=1"
+		echo "directory=$MNT"
+		echo "percentile_list=1:5:10:25:50:75:90:95:99:99.9:99.99"
+		[ "$w" = W4 ] && echo "ramp_time=3"
+		echo "[writer]"
+		echo "nrfiles=1"
+		if [ "$w" = W3 ]; then
+			echo "filesize=${W3_WFILE_MB}m"
+			echo "size=${W3_WFILE_MB}m"
+			echo "fdatasync=256"
+			echo "numjobs=4"
+		else
+			echo "filesize=$(($(awk '/^MemTotal/ {print $2}' /proc/meminfo) * 2))k"
+		fi
+		echo "readwrite=randwrite"
+		echo "[reader]"
+		echo "new_group"
+		echo "filesize=${JAN_RFILE_MB}m"
+		echo "size=$((JAN_RFILE_MB * 20))m"
+		echo "nrfiles=20"
+		echo "file_service_type=random:16"
+		echo "readwrite=randread"
+	} >"$job"
+	cp "$job" "$OUT/$w.fio"
+}
+
+w34() {
+	w=$1
+	dev_open "$2" || return 1
+	fs_make || return 1
+	fio_jan "$w"
+	say "$w $LABEL: fio ${JAN_RUNTIME}s"
+	fio --output-format=json+ --output="/tmp/$w.json" "/tmp/$w.fio" >/dev/null 2>"/tmp/$w.err" ||
+		{ say "ERROR: $w fio failed: $(cat "/tmp/$w.err")"; return 1; }
+	keep_json "/tmp/$w.json" "$(echo "$w" | tr W w)-$LABEL"
+	result "$w dev=$LABEL json=$(echo "$w" | tr W w)-$LABEL.json.gz"
+	say "$w $LABEL: done"
+	fs_done
+}
+
+# ---------------------------------------------------------------------------
+# W5: dbench with 1 and 4 clients (loadfile client.txt, sent gzipped).
+w5() {
+	if [ ! -f /tmp/client.txt ]; then
+		gunzip -c /run/client.txt.gz >/tmp/client.txt ||
+			{ say "ERROR: no dbench loadfile"; return 1; }
+	fi
+	for n in $W5_CLIENTS; do
+		dev_open "$1" || return 1
+		fs_make || return 1
+		say "W5 $LABEL: dbench $n client(s), ${W5_TIME}s"
+		dbench -c /tmp/client.txt -D "$MNT" -t "$W5_TIME" "$n" >/tmp/dbench.out 2>&1
+		tp=$(sed -n 's/^ *Throughput \([0-9.]*\) MB\/sec.*/\1/p' /tmp/dbench.out | tail -n1)
+		ml=$(sed -n 's/.*max_latency=\([0-9.]*\) ms.*/\1/p' /tmp/dbench.out | tail -n1)
+		[ -n "$tp" ] || { say "ERROR: dbench: $(tail -n3 /tmp/dbench.out)"; return 1; }
+		result "W5 dev=$LABEL clients=$n mbps=$tp max_latency_ms=${ml:-nan}"
+		say "W5 $LABEL: $n client(s): $tp MB/s"
+		fs_done
+	done
+}
+
+# ---------------------------------------------------------------------------
+# W6: overhead on a fast null_blk (no queueing model): O_DIRECT 4k random
+# writes, and buffered 1M sequential writes through the block device's page
+# cache (the writeback path wbt throttles).
+w6() {
+	dev_open fast || { say "W6: no fast null_blk, skipped"; return 1; }
+	say "W6 $DEV: O_DIRECT 4k randwrite, ${W6_RUNTIME}s"
+	fio --name=w6rand --filename="/dev/$DEV" --rw=randwrite --bs=4k --direct=1 \
+		--ioengine=psync --size=1g --time_based --runtime="$W6_RUNTIME" \
+		--output-format=json --output=/tmp/w6rand.json >/dev/null 2>&1 ||
+		{ say "ERROR: W6 randwrite failed"; return 1; }
+	say "W6 $DEV: buffered 1M sequential writes, ${W6_RUNTIME}s"
+	fio --name=w6seq --filename="/dev/$DEV" --rw=write --bs=1M --direct=0 \
+		--ioengine=psync --size=2g --time_based --runtime="$W6_RUNTIME" --end_fsync=1 \
+		--output-format=json --output=/tmp/w6seq.json >/dev/null 2>&1 ||
+		{ say "ERROR: W6 seqwrite failed"; return 1; }
+	keep_json /tmp/w6rand.json w6-rand
+	keep_json /tmp/w6seq.json w6-seq
+	result "W6 dev=fast rand=w6-rand.json.gz seq=w6-seq.json.gz"
+	say "W6: done"
+	dev_close
+}
+
+# ---------------------------------------------------------------------------
+fails=0
+for wl in $WORKLOADS; do
+	wl_t0=$(now)
+	# shellcheck disable=SC2086 # device lists are space separated
+	case $wl in
+	W1)
+		r=1
+		while [ "$r" -le "$GUEST_REPEATS" ]; do
+			for d in $(devs $W1_DEVS); do
+				w1 "$d" "$r" || fails=$((fails + 1))
+			done
+			r=$((r + 1))
+		done
+		;;
+	W2) for d in $(devs $W2_DEVS); do w2 "$d" || fails=$((fails + 1)); done ;;
+	W3) for d in $(devs $W3_DEVS); do w34 W3 "$d" || fails=$((fails + 1)); done ;;
+	W4) for d in $(devs $W4_DEVS); do w34 W4 "$d" || fails=$((fails + 1)); done ;;
+	W5) for d in $(devs $W5_DEVS); do w5 "$d" || fails=$((fails + 1)); done ;;
+	W6) w6 || fails=$((fails + 1)) ;;
+	*) say "ERROR: unknown workload $wl"; fails=$((fails + 1)) ;;
+	esac
+	t=$(elapsed "$wl_t0" "$(now)")
+	say "$wl finished in $t s"
+	result "TIME $wl secs=$t"
+done
+
+# Send the results back.  Console messages are held back while the base64
+# streams are written so they cannot interleave with them; dmesg is checked
+# for problems afterwards.
+lvl=$(cut -f1 /proc/sys/kernel/printk)
+echo 1 >/proc/sys/kernel/printk
+for f in "$OUT"/*; do
+	send_file "$f"
+done
+echo "$lvl" >/proc/sys/kernel/printk
+dmesg | tail -n 50 | grep -E 'BUG:|WARNING:|Oops' || true
+say "done, $fails failure(s)"
+[ "$fails" = 0 ]

@@ -1,0 +1,532 @@
+"""Parse the guest's raw benchmark output; write results.md and the plots.
+
+Metrics are keyed "WORKLOAD|CELL|METRIC" (CELL: device, file system, ...);
+each run holds a list of samples per key.  Figures in the report are
+medians over the runs of a configuration, with min-max, and the ratio of
+the median to the median of "none" from the same invocation.
+"""
+
+import gzip
+import json
+import os
+import statistics
+
+CONFIGS = ["none", "upstream", "wbt"]
+W1_PCTS = [50, 75, 90, 95, 99, 99.5, 99.9, 99.99, 99.999]
+JAN_PCTS = [25, 50, 75, 90, 99]
+
+LABELS = {
+    "read_kbs": "read rate (KB/s)", "write_kbs": "write rate (KB/s)",
+    "reader_kbs": "reader (KB/s)", "writer_kbs": "writer (KB/s)",
+    "read_max_us": "read max (us)", "read_mean_us": "read mean (us)",
+    "mbps": "throughput (MB/s)", "max_latency_ms": "max latency (ms)",
+    "rand_iops": "4k O_DIRECT randwrite IOPS",
+    "rand_cpu_us_per_io": "randwrite CPU per IO (us)",
+    "seq_mbps": "buffered seq write (MB/s)",
+    "seq_cpu_ms_per_mb": "seq write CPU per MiB (ms, fio task only)",
+}
+SHOWN = {
+    "W1": ["read_p50_us", "read_p99_us", "read_p99.9_us", "read_p99.99_us", "read_max_us",
+           "read_kbs", "write_kbs"],
+    "W3": ["reader_kbs", "writer_kbs", "read_p25_us", "read_p50_us", "read_p75_us",
+           "read_p99_us", "read_max_us"],
+    "W2": ["mbps"], "W5": ["mbps", "max_latency_ms"],
+    "W6": ["rand_iops", "rand_cpu_us_per_io", "seq_mbps", "seq_cpu_ms_per_mb"],
+}
+SHOWN["W4"] = SHOWN["W3"]
+TITLES = {
+    "W1": "W1: streaming buffered writer vs reader of a cold file",
+    "W2": "W2: Jan Kara's dd bs=1M (MiB/s; fsync=1: conv=fsync)",
+    "W3": "W3: 4 random writers (fdatasync=256) vs random reader over 20 files",
+    "W4": "W4: one random writer of 2x guest RAM vs the same reader",
+    "W5": "W5: dbench",
+    "W6": "W6: overhead on a fast null_blk (no queueing model)",
+}
+
+
+def label(metric):
+    if metric in LABELS:
+        return LABELS[metric]
+    if metric.startswith("read_p") and metric.endswith("_us"):
+        return "read p%s (us)" % metric[6:-3]
+    return metric
+
+
+def lower_is_better(metric):
+    return metric.endswith("_us") or metric.endswith("_ms") or "cpu" in metric
+
+
+# ---------------------------------------------------------------------------
+# Parsing the guest output
+
+def load_fio(path):
+    with gzip.open(path, "rt", errors="replace") as f:
+        text = f.read()
+    return json.loads(text[text.index("{"):])
+
+
+def pct(clat, p):
+    for k, v in clat.get("percentile", {}).items():
+        if abs(float(k) - p) < 1e-6:
+            return v / 1000.0
+    return None
+
+
+def bins_us(clat):
+    return [[int(k) / 1000.0, v] for k, v in clat.get("bins", {}).items()]
+
+
+def fio_jobs(path):
+    return {j["jobname"]: j for j in load_fio(path)["jobs"]}
+
+
+def parse_run(raw):
+    """Metrics, latency histograms and guest facts of one guest run."""
+    rec = {"metrics": {}, "cdf": {}, "meta": {}, "notes": []}
+    m, cdf = rec["metrics"], rec["cdf"]
+
+    def add(key, value):
+        if value is not None:
+            m.setdefault(key, []).append(round(float(value), 3))
+
+    meta = os.path.join(raw, "meta.txt")
+    if os.path.exists(meta):
+        with open(meta, errors="replace") as f:
+            for line in f:
+                k, _, v = line.rstrip("\n").partition("=")
+                rec["meta"][k] = v
+    res = os.path.join(raw, "results.txt")
+    if not os.path.exists(res):
+        rec["notes"].append("no results.txt came back")
+        return rec
+    with open(res, errors="replace") as f:
+        lines = [ln.split() for ln in f if ln.strip()]
+    for tok in lines:
+        w, kv = tok[0], dict(t.split("=", 1) for t in tok[1:] if "=" in t)
+        try:
+            if w == "TIME":
+                add("time|%s|secs" % tok[1], kv["secs"])
+            elif w == "W1":
+                cell = kv["dev"]
+                j = next(iter(fio_jobs(os.path.join(raw, kv["json"])).values()))
+                clat = j["read"]["clat_ns"]
+                for p in W1_PCTS:
+                    add("W1|%s|read_p%s_us" % (cell, p), pct(clat, p))
+                add("W1|%s|read_max_us" % cell, clat["max"] / 1000.0)
+                add("W1|%s|read_kbs" % cell, j["read"]["bw"])
+                add("W1|%s|read_ios" % cell, j["read"]["total_ios"])
+                secs = float(kv["write_secs"])
+                if secs > 0:
+                    add("W1|%s|write_kbs" % cell, float(kv["write_mb"]) * 1024 / secs)
+                cdf.setdefault("W1|" + cell, []).extend(bins_us(clat))
+            elif w == "W2":
+                cell = "%s/%s/fsync=%s" % (kv["dev"], kv["fs"], kv["fsync"])
+                add("W2|%s|mbps" % cell, float(kv["mb"]) / max(float(kv["secs"]), 0.01))
+            elif w in ("W3", "W4"):
+                cell = kv["dev"]
+                jobs = fio_jobs(os.path.join(raw, kv["json"]))
+                rd, wr = jobs["reader"], jobs["writer"]
+                clat = rd["read"]["clat_ns"]
+                add("%s|%s|reader_kbs" % (w, cell), rd["read"]["bw"])
+                add("%s|%s|writer_kbs" % (w, cell), wr["write"]["bw"])
+                for p in JAN_PCTS:
+                    add("%s|%s|read_p%s_us" % (w, cell, p), pct(clat, p))
+                add("%s|%s|read_max_us" % (w, cell), clat["max"] / 1000.0)
+                add("%s|%s|read_mean_us" % (w, cell), clat["mean"] / 1000.0)
+                cdf.setdefault("%s|%s" % (w, cell), []).extend(bins_us(clat))
+            elif w == "W5":
+                cell = "%s/%scl" % (kv["dev"], kv["clients"])
+                add("W5|%s|mbps" % cell, kv["mbps"])
+                if kv.get("max_latency_ms", "nan") != "nan":
+                    add("W5|%s|max_latency_ms" % cell, kv["max_latency_ms"])
+            elif w == "W6":
+                r = next(iter(fio_jobs(os.path.join(raw, kv["rand"])).values()))
+                s = next(iter(fio_jobs(os.path.join(raw, kv["seq"])).values()))
+                add("W6|fast|rand_iops", r["write"]["iops"])
+                ios = r["write"]["total_ios"]
+                cpu = (r["usr_cpu"] + r["sys_cpu"]) / 100.0 * r["job_runtime"] * 1000
+                if ios:
+                    add("W6|fast|rand_cpu_us_per_io", cpu / ios)
+                add("W6|fast|seq_mbps", s["write"]["bw"] / 1024.0)
+                mib = s["write"]["io_bytes"] / 1048576.0
+                cpu = (s["usr_cpu"] + s["sys_cpu"]) / 100.0 * s["job_runtime"]
+                if mib:
+                    add("W6|fast|seq_cpu_ms_per_mb", cpu / mib)
+        except (KeyError, ValueError, OSError, StopIteration) as e:
+            rec["notes"].append("cannot parse %s: %s" % (" ".join(tok), e))
+    for k in cdf:
+        merged = {}
+        for us, n in cdf[k]:
+            merged[us] = merged.get(us, 0) + n
+        cdf[k] = sorted([us, n] for us, n in merged.items())
+    return rec
+
+
+# ---------------------------------------------------------------------------
+# Aggregation
+
+def samples(res, cfg):
+    out = {}
+    for r in res["runs"]:
+        if r["config"] == cfg:
+            for k, v in r["metrics"].items():
+                out.setdefault(k, []).extend(v)
+    return out
+
+
+def aggregate(res):
+    """{cfg: {key: (median, min, max, n)}}"""
+    agg = {}
+    for c in res["invocation"]["configs"]:
+        agg[c] = {k: (statistics.median(v), min(v), max(v), len(v))
+                  for k, v in samples(res, c).items() if v}
+    return agg
+
+
+def fmt(v):
+    if v is None:
+        return "-"
+    a = abs(v)
+    if a >= 1000:
+        return "%.0f" % v
+    if a >= 100:
+        return "%.1f" % v
+    if a >= 1:
+        return "%.2f" % v
+    return "%.3f" % v
+
+
+def ratio(agg, cfg, key):
+    try:
+        n = agg["none"][key][0]
+        return agg[cfg][key][0] / n if n else None
+    except KeyError:
+        return None
+
+
+def cell_text(agg, cfg, key):
+    if key not in agg.get(cfg, {}):
+        return "-"
+    med, lo, hi, n = agg[cfg][key]
+    s = fmt(med) if n == 1 else "%s (%s-%s)" % (fmt(med), fmt(lo), fmt(hi))
+    if cfg != "none":
+        r = ratio(agg, cfg, key)
+        if r is not None:
+            s += " x%.2f" % r
+    return s
+
+
+# ---------------------------------------------------------------------------
+# Goals (issue 5)
+
+def goals(agg):
+    """[(goal, measured, holds)] with holds True/False/None (not measured)."""
+    out = []
+
+    def med(cfg, key):
+        v = agg.get(cfg, {}).get(key)
+        return v[0] if v else None
+
+    def cells(w):
+        return sorted({k.split("|")[1] for k in agg.get("none", {}) if k.startswith(w + "|")})
+
+    def ratio_goal(text, cfg, key, test, shown):
+        r = ratio(agg, cfg, key)
+        if r is None:
+            out.append((text, "not measured", None))
+        else:
+            out.append((text, shown % r, bool(test(r))))
+
+    for cell in cells("W1"):
+        k = "W1|%s|" % cell
+        ratio_goal("W1 %s wbt vs none: read p99.9 at least 10x lower" % cell, "wbt",
+                   k + "read_p99.9_us", lambda r: r <= 0.1, "wbt/none = %.3f")
+        ratio_goal("W1 %s wbt vs none: read max at least 10x lower" % cell, "wbt",
+                   k + "read_max_us", lambda r: r <= 0.1, "wbt/none = %.3f")
+        ratio_goal("W1 %s wbt vs none: write rate >= 97 %%" % cell, "wbt",
+                   k + "write_kbs", lambda r: r >= 0.97, "wbt/none = %.3f")
+        u, w = med("upstream", k + "read_p99.9_us"), med("wbt", k + "read_p99.9_us")
+        text = "W1 %s wbt vs upstream: read p99.9 <= upstream's" % cell
+        if u is None or w is None:
+            out.append((text, "not measured", None))
+        else:
+            meas = "wbt %s us, upstream %s us" % (fmt(w), fmt(u))
+            out.append((text, meas, w <= u))
+        u, w = med("upstream", k + "write_kbs"), med("wbt", k + "write_kbs")
+        text = "W1 %s wbt vs upstream: write rate >= upstream's - 1 %%" % cell
+        if not u or w is None:
+            out.append((text, "not measured", None))
+        else:
+            out.append((text, "wbt/upstream = %.3f" % (w / u), w >= 0.99 * u))
+
+    w2 = [(ratio(agg, "wbt", "W2|%s|mbps" % c), c) for c in cells("W2")]
+    w2 = [x for x in w2 if x[0] is not None]
+    if w2:
+        worst = min(w2)
+        out.append(("W2: wbt >= 98 % of none in every cell",
+                    "worst cell %s: %.3f (%d cells)" % (worst[1], worst[0], len(w2)),
+                    worst[0] >= 0.98))
+    else:
+        out.append(("W2: wbt >= 98 % of none in every cell", "not measured", None))
+    for cell in cells("W3") or ["-"]:
+        k = "W3|%s|" % cell
+        ratio_goal("W3 %s: reader median latency <= none's" % cell, "wbt",
+                   k + "read_p50_us", lambda r: r <= 1.0, "wbt/none = %.3f")
+        ratio_goal("W3 %s: reader throughput >= 95 %% of none" % cell, "wbt",
+                   k + "reader_kbs", lambda r: r >= 0.95, "wbt/none = %.3f")
+        ratio_goal("W3 %s: writer throughput >= 95 %% of none" % cell, "wbt",
+                   k + "writer_kbs", lambda r: r >= 0.95, "wbt/none = %.3f")
+    for cell in cells("W4") or ["-"]:
+        k = "W4|%s|" % cell
+        ratio_goal("W4 %s: writer >= 95 %% of none" % cell, "wbt",
+                   k + "writer_kbs", lambda r: r >= 0.95, "wbt/none = %.3f")
+        ratio_goal("W4 %s: read p99 lower than none's" % cell, "wbt",
+                   k + "read_p99_us", lambda r: r < 1.0, "wbt/none = %.3f")
+    one = [c for c in cells("W5") if c.endswith("/1cl")] or ["-"]
+    for cell in one:
+        ratio_goal("W5 %s: dbench 1 client >= 95 %% of none" % cell, "wbt",
+                   "W5|%s|mbps" % cell, lambda r: r >= 0.95, "wbt/none = %.3f")
+    ratio_goal("W6: O_DIRECT 4k randwrite IOPS >= 99 % of none", "wbt",
+               "W6|fast|rand_iops", lambda r: r >= 0.99, "wbt/none = %.3f")
+    ratio_goal("W6: buffered sequential write >= 99 % of none", "wbt",
+               "W6|fast|seq_mbps", lambda r: r >= 0.99, "wbt/none = %.3f")
+    return out
+
+
+# ---------------------------------------------------------------------------
+# results.md
+
+def first_meta(res, cfg):
+    for r in res["runs"]:
+        if r["config"] == cfg and r.get("meta"):
+            return r["meta"]
+    return {}
+
+
+def markdown(res):
+    inv = res["invocation"]
+    agg = aggregate(res)
+    cfgs = inv["configs"]
+    L = []
+    L.append("# wbt benchmark: %s run of %s" % (inv["mode"], inv["date"]))
+    L.append("")
+    L.append("Produced by `scripts/bench.sh` (bench/run.py); raw samples in `results.json`.")
+    L.append("Figures: median over the runs (min-max when there are several), and "
+             "`xR`, the ratio of the median to the median of *none* in this invocation.")
+    L.append("")
+    L.append("## Setup")
+    L.append("")
+    desc = {"none": "patched kernel, throttling off (knob = 0)",
+            "upstream": "unpatched 6.12, its own blk-wbt at defaults",
+            "wbt": "patched kernel at defaults"}
+    for c in cfgs:
+        m = first_meta(res, c)
+        L.append("- **%s**: %s; kernel `%s` (%s)"
+                 % (c, desc[c], inv["kernels"][c], m.get("kernel", "?")))
+    if inv["kernels"]["wbt"] == inv["kernels"]["upstream"]:
+        L.append("- **NOTE: development run: none and wbt ran the same kernel as "
+                 "upstream**; wbt = upstream defaults, none = upstream with throttling off.")
+    m = first_meta(res, cfgs[0])
+    mem = m.get("mem_kb")
+    L.append("- guest: %d MiB RAM (MemTotal %s kB), %s vCPUs, %s; vm.dirty_bytes = %d MiB, "
+             "vm.dirty_background_bytes = %d MiB (set by the guest script, read back: %s / %s)"
+             % (inv["guest_mem_mb"], mem or "?", m.get("cpus", "?"),
+                "KVM" if inv.get("kvm") else "QEMU TCG",
+                inv["dirty_bytes"] >> 20, inv["dirty_background_bytes"] >> 20,
+                m.get("dirty_bytes", "?"), m.get("dirty_background_bytes", "?")))
+    L.append("- runs: %d boot(s) per configuration, interleaved (%s, ...); workloads %s; "
+             "wall time %.1f min" % (inv["repeats"], ", ".join(cfgs),
+                                     " ".join(inv["workloads"]),
+                                     inv.get("wall_secs", 0) / 60.0))
+    p = inv["params"]
+    L.append("- sizes: W1 writer passes of %s MiB (%.1fx the dirty limit), cold file %s MiB "
+             "read with %s reads (cap %s s); W2 %s MiB files; W3/W4 %s s, reader 20 x %s MiB, "
+             "W3 writers 4 x %s MiB; W5 %s s per client count; W6 %s s per job"
+             % (p["W1_WRITE_MB"], p["W1_WRITE_MB"] * 1048576.0 / inv["dirty_bytes"],
+                p["W1_READ_MB"], p["W1_BS"], p["W1_RUNTIME"], p["W2_MB"], p["JAN_RUNTIME"],
+                p["JAN_RFILE_MB"], p["W3_WFILE_MB"], p["W5_TIME"], p["W6_RUNTIME"]))
+    for c in cfgs:
+        mm = first_meta(res, c)
+        devs = ["%s: %s" % (k[4:], v) for k, v in sorted(mm.items()) if k.startswith("dev.")]
+        if devs:
+            L.append("- devices (%s): %s" % (c, "; ".join(devs)))
+    unavail = sorted({k[5:] for r in res["runs"] for k, v in r["meta"].items()
+                      if k.startswith("qdev.") and v == "unavailable"})
+    if unavail:
+        L.append("- **queueing null_blk profile(s) %s UNAVAILABLE** in the kernel(s) used "
+                 "(no FIFO latency model): those cells ran on virtio-blk instead"
+                 % ", ".join(unavail))
+    bad = [r for r in res["runs"] if not r["ok"]]
+    for r in bad:
+        L.append("- **run %s-r%d FAILED** (exit %s)%s" % (
+            r["config"], r["repeat"], r["rc"],
+            ": " + "; ".join(r["notes"]) if r["notes"] else ""))
+    L.append("")
+    L.append("## Goals")
+    L.append("")
+    L.append("| goal | measured | holds |")
+    L.append("|---|---|---|")
+    for g, meas, ok in goals(agg):
+        verdict = "n/a" if ok is None else "yes" if ok else "**NO**"
+        L.append("| %s | %s | %s |" % (g, meas, verdict))
+    L.append("")
+    for w in inv["workloads"]:
+        keys = sorted({k for c in cfgs for k in agg.get(c, {}) if k.startswith(w + "|")})
+        if not keys:
+            continue
+        L.append("## " + TITLES[w])
+        L.append("")
+        L.append("| cell | metric | " + " | ".join(cfgs) + " |")
+        L.append("|---|---|" + "---|" * len(cfgs))
+        cells = sorted({k.split("|")[1] for k in keys})
+        for cell in cells:
+            for met in SHOWN[w]:
+                key = "%s|%s|%s" % (w, cell, met)
+                if key not in keys:
+                    continue
+                L.append("| %s | %s | %s |" % (cell, label(met), " | ".join(
+                    cell_text(agg, c, key) for c in cfgs)))
+        t = "time|%s|secs" % w
+        times = ", ".join("%s %.0f s" % (c, agg[c][t][0]) for c in cfgs if t in agg.get(c, {}))
+        L.append("")
+        if times:
+            L.append("Guest time per run (median): %s." % times)
+            L.append("")
+    return "\n".join(L) + "\n"
+
+
+# ---------------------------------------------------------------------------
+# Plots
+
+def merged_cdf(res, cfg, key):
+    hist = {}
+    for r in res["runs"]:
+        if r["config"] == cfg:
+            for us, n in r["cdf"].get(key, []):
+                hist[us] = hist.get(us, 0) + n
+    if not hist:
+        return None
+    xs = sorted(hist)
+    tot = float(sum(hist.values()))
+    acc, ys = 0, []
+    for x in xs:
+        acc += hist[x]
+        ys.append(acc / tot)
+    return xs, ys
+
+
+def plots(res, outdir):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as e:
+        print("plots skipped: matplotlib is not available (%s); "
+              "install python3-matplotlib" % e)
+        return []
+    cfgs = res["invocation"]["configs"]
+    colors = {"none": "tab:red", "upstream": "tab:blue", "wbt": "tab:green"}
+    written = []
+    keys = sorted({k for r in res["runs"] for k in r["cdf"]})
+    for key in keys:
+        fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4.2))
+        for c in cfgs:
+            d = merged_cdf(res, c, key)
+            if not d:
+                continue
+            xs, ys = d
+            a1.step(xs, ys, where="post", label=c, color=colors[c])
+            tail = [(x, 1.0 - y) for x, y in zip(xs, ys) if y < 1.0]
+            if tail:
+                a2.step([t[0] for t in tail], [t[1] for t in tail], where="post",
+                        label=c, color=colors[c])
+        a1.set_xscale("log")
+        a1.set_xlabel("read latency (us)")
+        a1.set_ylabel("fraction of reads")
+        a1.set_title("%s: read latency CDF" % key.replace("|", " "))
+        a1.grid(True, which="both", alpha=0.3)
+        a1.legend()
+        a2.set_xscale("log")
+        a2.set_yscale("log")
+        a2.set_xlabel("read latency (us)")
+        a2.set_ylabel("fraction of reads slower (1 - CDF)")
+        a2.set_title("tail")
+        a2.grid(True, which="both", alpha=0.3)
+        a2.legend()
+        fig.tight_layout()
+        name = "cdf-%s.png" % key.replace("|", "-").replace("/", "_").lower()
+        fig.savefig(os.path.join(outdir, name), dpi=100)
+        plt.close(fig)
+        written.append(name)
+
+    agg = aggregate(res)
+    tkeys = sorted(k for k in agg.get("none", {}) if k.split("|")[0] in SHOWN and
+                   k.split("|")[2] in SHOWN[k.split("|")[0]] and
+                   not lower_is_better(k.split("|")[2]))
+    others = [c for c in cfgs if c != "none"]
+    if tkeys and others:
+        fig, ax = plt.subplots(figsize=(9, 0.45 * len(tkeys) * len(others) + 1.5))
+        h = 0.8 / len(others)
+        for i, c in enumerate(others):
+            ys, vals, lo, hi = [], [], [], []
+            for j, k in enumerate(tkeys):
+                r = ratio(agg, c, k)
+                if r is None:
+                    continue
+                n = agg["none"][k][0]
+                ys.append(j + i * h)
+                vals.append(r)
+                lo.append(r - agg[c][k][1] / n)
+                hi.append(agg[c][k][2] / n - r)
+            ax.barh(ys, vals, height=h, xerr=[lo, hi], label=c, color=colors[c], alpha=0.8)
+        ax.axvline(1.0, color="k", lw=0.8)
+        ax.set_yticks([j + 0.4 - h / 2 for j in range(len(tkeys))])
+        ax.set_yticklabels([k.replace("|", " ") for k in tkeys], fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlabel("throughput relative to none (median; bars: min-max)")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(os.path.join(outdir, "throughput.png"), dpi=100)
+        plt.close(fig)
+        written.append("throughput.png")
+    return written
+
+
+def write_all(res, outdir):
+    md = markdown(res)
+    names = plots(res, outdir)
+    if names:
+        md += "## Plots\n\n" + "".join("![%s](%s)\n" % (n, n) for n in names)
+    with open(os.path.join(outdir, "results.md"), "w") as f:
+        f.write(md)
+    print("wrote %s%s" % (os.path.join(outdir, "results.md"),
+                          " and " + ", ".join(names) if names else ""))
+
+
+def demo_table(res):
+    """The seed-style W1 table, configurations side by side."""
+    agg = aggregate(res)
+    cfgs = res["invocation"]["configs"]
+    cells = sorted({k.split("|")[1] for c in cfgs for k in agg.get(c, {})
+                    if k.startswith("W1|")})
+    out = []
+    for cell in cells:
+        k = "W1|%s|" % cell
+
+        def row(name, met, scale=1.0):
+            vals = []
+            for c in cfgs:
+                v = agg.get(c, {}).get(k + met)
+                vals.append("%12s" % ("-" if v is None else "%.0f" % (v[0] * scale)))
+            return "  %-22s" % name + "".join(vals)
+
+        out.append("")
+        out.append("W1 on %s: buffered reads of a cold file against a streaming writer" % cell)
+        out.append("  %-22s" % "" + "".join("%12s" % c for c in cfgs))
+        out.append("  Latency percentiles (usec) (READERS)")
+        for p in W1_PCTS:
+            out.append(row("%11.4fth:" % p, "read_p%s_us" % p))
+        out.append(row("max:", "read_max_us"))
+        out.append(row("Read rate (KB/sec):", "read_kbs"))
+        out.append(row("Write rate (KB/sec):", "write_kbs"))
+    return "\n".join(out)

@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""Host driver of the wbt benchmark suite (see bench/README.md).
+
+Boots one QEMU guest per (configuration, repeat), interleaved
+(none, upstream, wbt, none, ...), runs the selected workloads in it with
+bench/guest/wbt-bench.sh, collects the raw results and writes
+results.json, results.md and the plots (bench/report.py).
+"""
+
+import argparse
+import datetime
+import fcntl
+import gzip
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import report
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WORK = os.environ.get("WBT_WORK", os.path.join(TOP, "work"))
+GUEST_SCRIPT = os.path.join(TOP, "bench", "guest", "wbt-bench.sh")
+WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6"]
+CONFIGS = ["none", "upstream", "wbt"]
+MIB = 1024 * 1024
+
+# Sizes, scaled to a 1 GiB TCG guest (bench/README.md explains the scaling).
+GUEST_MEM_MB = 1024
+DIRTY_BYTES = 64 * MIB
+DIRTY_BG_BYTES = 32 * MIB
+PARAMS = {
+    "full": {
+        "W1_DEVS": "hdd virtio", "W1_WRITE_MB": 192, "W1_READ_MB": 256,
+        "W1_BS": "4k", "W1_RUNTIME": 60,
+        "W2_DEVS": "hdd qd1", "W2_MB": 256,
+        "W3_DEVS": "hdd", "W4_DEVS": "virtio", "JAN_RUNTIME": 40,
+        "W3_WFILE_MB": 64, "JAN_RFILE_MB": 8,
+        "W5_DEVS": "hdd", "W5_CLIENTS": "1 4", "W5_TIME": 20,
+        "W6_RUNTIME": 15,
+    },
+}
+PARAMS["quick"] = dict(PARAMS["full"], W1_DEVS="hdd", W1_RUNTIME=20, W1_READ_MB=160)
+PARAMS["demo"] = dict(PARAMS["quick"], W1_RUNTIME=30, W1_READ_MB=256)
+# Rough guest seconds per workload, for the VM timeout.
+BUDGET = {"W1": 150, "W2": 200, "W3": 90, "W4": 90, "W5": 80, "W6": 60}
+
+
+def log(msg):
+    print("[%s] %s" % (time.strftime("%H:%M:%S"), msg), flush=True)
+
+
+def die(msg):
+    print("error: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def kernel_image(k):
+    if k in ("wbt", "upstream", "debug"):
+        return os.path.join(WORK, "build", k, "arch", "x86", "boot", "bzImage")
+    return k
+
+
+def build_running():
+    """True if a kernel build holds work/.build.lock right now."""
+    path = os.path.join(WORK, ".build.lock")
+    if not os.path.exists(path):
+        return False
+    with open(path) as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        fcntl.flock(f, fcntl.LOCK_UN)
+    return False
+
+
+def dbench_loadfile():
+    """The dbench loadfile, gzipped once into work/bench/ for the guest."""
+    src = "/usr/share/dbench/client.txt"
+    if not os.path.exists(src):
+        die("%s not found (install dbench: make deps)" % src)
+    dst = os.path.join(WORK, "bench", "client.txt.gz")
+    if not os.path.exists(dst) or os.path.getmtime(dst) < os.path.getmtime(src):
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        with open(src, "rb") as i, gzip.open(dst + ".tmp", "wb") as o:
+            shutil.copyfileobj(i, o)
+        os.replace(dst + ".tmp", dst)
+    return dst
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="scripts/bench.sh",
+                                description="wbt benchmark suite (issue 5)")
+    p.add_argument("--quick", action="store_true", help="W1 only, short (a few minutes)")
+    p.add_argument("--demo", action="store_true",
+                   help="W1 short form, none and wbt side by side (make demo)")
+    p.add_argument("--workloads", default=os.environ.get("WORKLOADS", ""),
+                   help="comma or space separated subset of W1..W6 [all; QUICK: W1]")
+    p.add_argument("--repeats", default=os.environ.get("REPEATS", ""),
+                   help="boots per configuration [3]")
+    p.add_argument("--configs", default=os.environ.get("CONFIGS", ""),
+                   help="subset of none,upstream,wbt [all; demo: none,wbt]")
+    p.add_argument("--kernel-wbt", default=os.environ.get("BENCH_KERNEL_WBT", "wbt"),
+                   help="patched kernel (flavour or bzImage) for none and wbt [wbt]")
+    p.add_argument("--kernel-upstream",
+                   default=os.environ.get("BENCH_KERNEL_UPSTREAM", "upstream"),
+                   help="unpatched kernel (flavour or bzImage) [upstream]")
+    p.add_argument("--out", default=os.environ.get("BENCH_OUT", ""),
+                   help="output directory [bench/results/<date>; demo: work/bench/demo-<date>]")
+    p.add_argument("--report", metavar="DIR",
+                   help="only regenerate results.md and plots from DIR/results.json")
+    a = p.parse_args(argv)
+
+    if a.report:
+        return a
+    if a.quick and a.demo:
+        die("--quick and --demo exclude each other")
+    names = [w.strip().upper() for w in re.split(r"[,\s]+", a.workloads) if w.strip()]
+    for w in names:
+        if w not in WORKLOADS:
+            die("unknown workload '%s' (known: %s)" % (w, " ".join(WORKLOADS)))
+    if a.quick or a.demo:
+        if names and names != ["W1"]:
+            die("QUICK and demo run W1 only (got WORKLOADS=%s)" % ",".join(names))
+        names = ["W1"]
+    a.workload_list = [w for w in WORKLOADS if w in names] or list(WORKLOADS)
+
+    rep = a.repeats.strip() or ("1" if a.demo else "3")
+    if not re.fullmatch(r"[0-9]+", rep) or not 1 <= int(rep) <= 20:
+        die("REPEATS must be a whole number from 1 to 20 (got '%s')" % a.repeats)
+    a.repeat_count = int(rep)
+
+    cfgs = [c.strip() for c in re.split(r"[,\s]+", a.configs) if c.strip()]
+    for c in cfgs:
+        if c not in CONFIGS:
+            die("unknown configuration '%s' (known: %s)" % (c, " ".join(CONFIGS)))
+    if not cfgs:
+        cfgs = ["none", "wbt"] if a.demo else list(CONFIGS)
+    if "none" not in cfgs:
+        die("the configurations must include none: every figure is a ratio against it")
+    a.config_list = [c for c in CONFIGS if c in cfgs]
+    a.mode = "demo" if a.demo else "quick" if a.quick else "full"
+    return a
+
+
+def run_one(a, cfg, rep, idx, total, outdir, params, files):
+    """Boot one guest for configuration cfg, repeat rep; return the run record."""
+    kernel = a.kernel_upstream if cfg == "upstream" else a.kernel_wbt
+    knob = "off" if cfg == "none" else "default"
+    raw = os.path.join(outdir, "raw", "%s-r%d" % (cfg, rep))
+    if os.path.exists(raw):
+        shutil.rmtree(raw)
+    os.makedirs(raw)
+    tmp = tempfile.mkdtemp(prefix="wbt-bench.")
+    env = os.path.join(tmp, "bench.env")
+    with open(env, "w") as f:
+        f.write("KNOB_MODE=%s\n" % knob)
+        f.write("WORKLOADS='%s'\n" % " ".join(a.workload_list))
+        f.write("DIRTY_BYTES=%d\nDIRTY_BG_BYTES=%d\nGUEST_REPEATS=1\n"
+                % (DIRTY_BYTES, DIRTY_BG_BYTES))
+        for k, v in sorted(params.items()):
+            f.write("%s='%s'\n" % (k, v))
+    timeout = 120 + sum(BUDGET[w] for w in a.workload_list) * 3
+    cmd = [os.path.join(TOP, "scripts", "vm-run.sh"), "-k", kernel, "-m", str(GUEST_MEM_MB),
+           "-d", "virtio:4G", "-a", "null_blk.nr_devices=0", "-t", str(timeout),
+           "-n", "bench-%s-r%d" % (cfg, rep), "-o", raw,
+           "-f", GUEST_SCRIPT, "-f", env]
+    for f in files:
+        cmd += ["-f", f]
+    cmd += ["--", "/run/wbt-bench.sh"]
+    log("run %d/%d: %s (kernel %s, wbt %s), repeat %d"
+        % (idx, total, cfg, kernel, knob, rep))
+    t0 = time.time()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, errors="replace")
+    tail = []
+    for line in proc.stdout:
+        line = line.rstrip("\r\n").replace("\r", "")
+        tail = (tail + [line])[-15:]
+        m = line.find("BENCH: ")
+        if m >= 0:
+            log("  %s r%d: %s" % (cfg, rep, line[m + 7:]))
+        elif re.match(r"^\[[0-9:]+ \+ *[0-9]+s\] vm\[", line):
+            print("  " + line, flush=True)
+    rc = proc.wait()
+    secs = time.time() - t0
+    shutil.rmtree(tmp, ignore_errors=True)
+    rec = report.parse_run(raw)
+    rec.update(config=cfg, repeat=rep, kernel=kernel, knob=knob, rc=rc, ok=rc == 0,
+               secs=round(secs, 1))
+    if rc != 0:
+        log("run %d/%d: %s r%d FAILED (exit %d); last console lines:"
+            % (idx, total, cfg, rep, rc))
+        for t in tail:
+            print("    " + t)
+    else:
+        log("run %d/%d: %s r%d done in %.0f s" % (idx, total, cfg, rep, secs))
+    return rec
+
+
+def main(argv):
+    a = parse_args(argv)
+    if a.report:
+        path = os.path.join(a.report, "results.json")
+        if not os.path.exists(path):
+            die("%s not found" % path)
+        with open(path) as f:
+            res = json.load(f)
+        report.write_all(res, a.report)
+        return 0
+
+    for c in a.config_list:
+        k = a.kernel_upstream if c == "upstream" else a.kernel_wbt
+        if not os.path.exists(kernel_image(k)):
+            die("kernel image %s for configuration %s not found (run: make %s)"
+                % (kernel_image(k), c, "build-upstream" if c == "upstream" else "build"))
+    if not os.path.exists(os.path.join(WORK, "initramfs.cpio")):
+        die("work/initramfs.cpio not found (run: make initramfs)")
+    if build_running():
+        log("WARNING: a kernel build holds work/.build.lock: the numbers will be noisy")
+
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    # Demo results are not for committing: they go under work/.
+    outdir = a.out or (os.path.join(WORK, "bench", "demo-" + stamp) if a.demo
+                       else os.path.join(TOP, "bench", "results", stamp))
+    os.makedirs(outdir, exist_ok=True)
+    params = PARAMS[a.mode]
+    files = [dbench_loadfile()] if "W5" in a.workload_list else []
+
+    plan = [(c, r) for r in range(1, a.repeat_count + 1) for c in a.config_list]
+    log("bench (%s): %s; configurations %s; %d repeat(s); %d boots; results in %s"
+        % (a.mode, " ".join(a.workload_list), ",".join(a.config_list), a.repeat_count,
+           len(plan), outdir))
+    if a.kernel_wbt == a.kernel_upstream:
+        log("NOTE: none/wbt use the same kernel as upstream (%s): development run"
+            % a.kernel_wbt)
+    t0 = time.time()
+    res = {
+        "invocation": {
+            "mode": a.mode, "date": stamp, "workloads": a.workload_list,
+            "configs": a.config_list, "repeats": a.repeat_count,
+            "kernels": {"none": a.kernel_wbt, "upstream": a.kernel_upstream,
+                        "wbt": a.kernel_wbt},
+            "guest_mem_mb": GUEST_MEM_MB, "dirty_bytes": DIRTY_BYTES,
+            "dirty_background_bytes": DIRTY_BG_BYTES, "params": params,
+            "host": os.uname().nodename, "host_cpus": os.cpu_count(),
+            "kvm": os.access("/dev/kvm", os.W_OK),
+        },
+        "runs": [],
+    }
+    for i, (c, r) in enumerate(plan, 1):
+        res["runs"].append(run_one(a, c, r, i, len(plan), outdir, params, files))
+        res["invocation"]["wall_secs"] = round(time.time() - t0, 1)
+        with open(os.path.join(outdir, "results.json"), "w") as f:
+            json.dump(res, f, indent=1, sort_keys=True)
+    log("all %d runs done in %.1f min" % (len(plan), (time.time() - t0) / 60))
+    report.write_all(res, outdir)
+    if a.demo:
+        print(report.demo_table(res))
+    failed = [r for r in res["runs"] if not r["ok"]]
+    log("results: %s" % os.path.join(outdir, "results.md"))
+    if failed:
+        log("%d run(s) failed: %s" % (len(failed), ", ".join(
+            "%s-r%d" % (r["config"], r["repeat"]) for r in failed)))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,34 @@
+#!/bin/bash
+# make bench: the benchmark suite of issue 5 (bench/README.md).
+#
+# Usage: scripts/bench.sh [--quick | --demo] [bench/run.py options]
+#   --quick     W1 only, short, 3 interleaved repeats (make bench QUICK=1)
+#   --demo      W1 short form, none and wbt side by side (make demo)
+#   --report D  rewrite D/results.md and the plots from D/results.json
+# Environment: WORKLOADS (e.g. "W1 W3"), REPEATS [3], CONFIGS
+# [none,upstream,wbt], QUICK=1 (same as --quick), BENCH_KERNEL_WBT,
+# BENCH_KERNEL_UPSTREAM (flavour or bzImage), BENCH_OUT (output directory).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+help=0
+case ${1:-} in
+-h | --help)
+	sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
+	echo
+	help=1
+	;;
+esac
+args=("$@")
+case ${QUICK:-} in
+'' | 0) ;;
+1) args=(--quick "${args[@]}") ;;
+*) die "QUICK must be 0 or 1 (got '$QUICK')" ;;
+esac
+# Debian's python3 (for python3-matplotlib), not a user's pyenv/venv one.
+py=python3
+[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+need "$py"
+[ "$help" = 0 ] || exec "$py" "$TOP/bench/run.py" --help
+export PYTHONDONTWRITEBYTECODE=1
+exec "$py" "$TOP/bench/run.py" "${args[@]}"
