@@ -219,8 +219,9 @@ def cell_text(agg, cfg, key):
 # ---------------------------------------------------------------------------
 # Goals (issue 5)
 
-def goals(agg):
-    """[(goal, measured, holds)] with holds True/False/None (not measured)."""
+def goals(agg, workloads):
+    """[(goal, measured, holds)] with holds True/False/None (not measured),
+    for the workloads that ran."""
     out = []
 
     def med(cfg, key):
@@ -237,7 +238,7 @@ def goals(agg):
         else:
             out.append((text, shown % r, bool(test(r))))
 
-    for cell in cells("W1"):
+    for cell in cells("W1") if "W1" in workloads else []:
         k = "W1|%s|" % cell
         ratio_goal("W1 %s wbt vs none: read p99.9 at least 10x lower" % cell, "wbt",
                    k + "read_p99.9_us", lambda r: r <= 0.1, "wbt/none = %.3f")
@@ -261,14 +262,16 @@ def goals(agg):
 
     w2 = [(ratio(agg, "wbt", "W2|%s|mbps" % c), c) for c in cells("W2")]
     w2 = [x for x in w2 if x[0] is not None]
-    if w2:
+    if "W2" not in workloads:
+        pass
+    elif w2:
         worst = min(w2)
         out.append(("W2: wbt >= 98 % of none in every cell",
                     "worst cell %s: %.3f (%d cells)" % (worst[1], worst[0], len(w2)),
                     worst[0] >= 0.98))
     else:
         out.append(("W2: wbt >= 98 % of none in every cell", "not measured", None))
-    for cell in cells("W3") or ["-"]:
+    for cell in (cells("W3") or ["-"]) if "W3" in workloads else []:
         k = "W3|%s|" % cell
         ratio_goal("W3 %s: reader median latency <= none's" % cell, "wbt",
                    k + "read_p50_us", lambda r: r <= 1.0, "wbt/none = %.3f")
@@ -276,21 +279,22 @@ def goals(agg):
                    k + "reader_kbs", lambda r: r >= 0.95, "wbt/none = %.3f")
         ratio_goal("W3 %s: writer throughput >= 95 %% of none" % cell, "wbt",
                    k + "writer_kbs", lambda r: r >= 0.95, "wbt/none = %.3f")
-    for cell in cells("W4") or ["-"]:
+    for cell in (cells("W4") or ["-"]) if "W4" in workloads else []:
         k = "W4|%s|" % cell
         ratio_goal("W4 %s: writer >= 95 %% of none" % cell, "wbt",
                    k + "writer_kbs", lambda r: r >= 0.95, "wbt/none = %.3f")
         ratio_goal("W4 %s: read p99 lower than none's" % cell, "wbt",
                    k + "read_p99_us", lambda r: r < 1.0, "wbt/none = %.3f")
     one = [c for c in cells("W5") if c.endswith("/1cl")] or ["-"]
-    for cell in one:
+    for cell in one if "W5" in workloads else []:
         ratio_goal("W5 %s: dbench 1 client >= 95 %% of none" % cell, "wbt",
                    "W5|%s|mbps" % cell, lambda r: r >= 0.95, "wbt/none = %.3f")
-    ratio_goal("W6: O_DIRECT 4k randwrite IOPS >= 99 % of none", "wbt",
-               "W6|fast|rand_iops", lambda r: r >= 0.99, "wbt/none = %.3f")
-    ratio_goal("W6: buffered sequential write >= 99 % of none", "wbt",
-               "W6|fast|seq_mbps", lambda r: r >= 0.99, "wbt/none = %.3f")
-    return out
+    if "W6" in workloads:
+        ratio_goal("W6: O_DIRECT 4k randwrite IOPS >= 99 % of none", "wbt",
+                   "W6|fast|rand_iops", lambda r: r >= 0.99, "wbt/none = %.3f")
+        ratio_goal("W6: buffered sequential write >= 99 % of none", "wbt",
+                   "W6|fast|seq_mbps", lambda r: r >= 0.99, "wbt/none = %.3f")
+    return [(g.replace(" -:", ":"), m, h) for g, m, h in out]
 
 
 # ---------------------------------------------------------------------------
@@ -324,8 +328,8 @@ def markdown(res):
         L.append("- **%s**: %s; kernel `%s` (%s)"
                  % (c, desc[c], inv["kernels"][c], m.get("kernel", "?")))
     if inv["kernels"]["wbt"] == inv["kernels"]["upstream"]:
-        L.append("- **NOTE: development run: none and wbt ran the same kernel as "
-                 "upstream**; wbt = upstream defaults, none = upstream with throttling off.")
+        L.append("- **NOTE: development run: every configuration ran the same kernel, `%s`**;"
+                 " none differs only by the knob set to 0." % inv["kernels"]["wbt"])
     m = first_meta(res, cfgs[0])
     mem = m.get("mem_kb")
     L.append("- guest: %d MiB RAM (MemTotal %s kB), %s vCPUs, %s; vm.dirty_bytes = %d MiB, "
@@ -339,12 +343,21 @@ def markdown(res):
                                      " ".join(inv["workloads"]),
                                      inv.get("wall_secs", 0) / 60.0))
     p = inv["params"]
-    L.append("- sizes: W1 writer passes of %s MiB (%.1fx the dirty limit), cold file %s MiB "
-             "read with %s reads (cap %s s); W2 %s MiB files; W3/W4 %s s, reader 20 x %s MiB, "
-             "W3 writers 4 x %s MiB; W5 %s s per client count; W6 %s s per job"
-             % (p["W1_WRITE_MB"], p["W1_WRITE_MB"] * 1048576.0 / inv["dirty_bytes"],
-                p["W1_READ_MB"], p["W1_BS"], p["W1_RUNTIME"], p["W2_MB"], p["JAN_RUNTIME"],
-                p["JAN_RFILE_MB"], p["W3_WFILE_MB"], p["W5_TIME"], p["W6_RUNTIME"]))
+    sizes = {
+        "W1": "W1 writer passes of %s MiB (%.1fx the dirty limit), cold file %s MiB read "
+              "with %s reads (reader capped at %s s), devices %s"
+              % (p["W1_WRITE_MB"], p["W1_WRITE_MB"] * 1048576.0 / inv["dirty_bytes"],
+                 p["W1_READ_MB"], p["W1_BS"], p["W1_RUNTIME"], p["W1_DEVS"]),
+        "W2": "W2 %s MiB files on %s" % (p["W2_MB"], p["W2_DEVS"]),
+        "W3": "W3 %s s, writers 4 x %s MiB, reader 20 x %s MiB on %s"
+              % (p["JAN_RUNTIME"], p["W3_WFILE_MB"], p["JAN_RFILE_MB"], p["W3_DEVS"]),
+        "W4": "W4 %s s, writer 2 x MemTotal, reader 20 x %s MiB on %s"
+              % (p["JAN_RUNTIME"], p["JAN_RFILE_MB"], p["W4_DEVS"]),
+        "W5": "W5 %s s per client count (%s) on %s"
+              % (p["W5_TIME"], p["W5_CLIENTS"], p["W5_DEVS"]),
+        "W6": "W6 %s s per job on a fast null_blk" % p["W6_RUNTIME"],
+    }
+    L.append("- sizes: " + "; ".join(sizes[w] for w in inv["workloads"]))
     for c in cfgs:
         mm = first_meta(res, c)
         devs = ["%s: %s" % (k[4:], v) for k, v in sorted(mm.items()) if k.startswith("dev.")]
@@ -356,6 +369,14 @@ def markdown(res):
         L.append("- **queueing null_blk profile(s) %s UNAVAILABLE** in the kernel(s) used "
                  "(no FIFO latency model): those cells ran on virtio-blk instead"
                  % ", ".join(unavail))
+    for c in [c for c in cfgs if c != "none"]:
+        absent = sorted({k[4:] for r in res["runs"] if r["config"] == c
+                         for k, v in r["meta"].items()
+                         if k.startswith("dev.") and " absent " in v})
+        if absent:
+            L.append("- **%s: no wb_lat_usec/wbt_lat_usec knob on %s**: the kernel has no "
+                     "writeback throttling there, whatever the configuration's name says"
+                     % (c, ", ".join(absent)))
     bad = [r for r in res["runs"] if not r["ok"]]
     for r in bad:
         L.append("- **run %s-r%d FAILED** (exit %s)%s" % (
@@ -366,7 +387,7 @@ def markdown(res):
     L.append("")
     L.append("| goal | measured | holds |")
     L.append("|---|---|---|")
-    for g, meas, ok in goals(agg):
+    for g, meas, ok in goals(agg, inv["workloads"]):
         verdict = "n/a" if ok is None else "yes" if ok else "**NO**"
         L.append("| %s | %s | %s |" % (g, meas, verdict))
     L.append("")

@@ -36,18 +36,18 @@ DIRTY_BG_BYTES = 32 * MIB
 PARAMS = {
     "full": {
         "W1_DEVS": "hdd virtio", "W1_WRITE_MB": 192, "W1_READ_MB": 256,
-        "W1_BS": "4k", "W1_RUNTIME": 60,
-        "W2_DEVS": "hdd qd1", "W2_MB": 256,
-        "W3_DEVS": "hdd", "W4_DEVS": "virtio", "JAN_RUNTIME": 40,
+        "W1_BS": "4k", "W1_RUNTIME": 45,
+        "W2_DEVS": "hdd qd1", "W2_MB": 192,
+        "W3_DEVS": "hdd", "W4_DEVS": "virtio", "JAN_RUNTIME": 30,
         "W3_WFILE_MB": 64, "JAN_RFILE_MB": 8,
-        "W5_DEVS": "hdd", "W5_CLIENTS": "1 4", "W5_TIME": 20,
-        "W6_RUNTIME": 15,
+        "W5_DEVS": "hdd", "W5_CLIENTS": "1 4", "W5_TIME": 15,
+        "W6_RUNTIME": 10,
     },
 }
 PARAMS["quick"] = dict(PARAMS["full"], W1_DEVS="hdd", W1_RUNTIME=20, W1_READ_MB=160)
 PARAMS["demo"] = dict(PARAMS["quick"], W1_RUNTIME=30, W1_READ_MB=256)
 # Rough guest seconds per workload, for the VM timeout.
-BUDGET = {"W1": 150, "W2": 200, "W3": 90, "W4": 90, "W5": 80, "W6": 60}
+BUDGET = {"W1": 150, "W2": 160, "W3": 70, "W4": 60, "W5": 60, "W6": 40}
 
 
 def log(msg):

@@ -135,7 +135,7 @@ if group guest; then
 	banner "guest: boot the patched kernel and test it"
 	disks=(-d virtio -d scsi -d ahci -d ide -d nvme)
 	vmtest "guest: boots with every disk type, no kernel warnings" check-smoke \
-		-t 600 "${disks[@]}" -- /guest/smoke.sh
+		-t 600 -a kunit.enable=1 "${disks[@]}" -- /guest/smoke.sh
 	ktap "guest smoke" "$res/check-smoke.console"
 	if grep -q '^CONFIG_WBT_KUNIT_TEST=y' "$TOP/configs/wbt.config"; then
 		kunit "$res/check-smoke.console"

@@ -111,7 +111,7 @@ done
 logdir=$WORK/logs/vm
 mkdir -p "$logdir"
 logf=$logdir/$(date +%Y%m%d-%H%M%S)-$name.log
-cmdline="console=ttyS0 panic=-1 loglevel=6 rdinit=/init $append"
+cmdline="console=ttyS0 panic=-1 loglevel=7 rdinit=/init $append"
 log "vm[$name]: $(basename "$(dirname "$(dirname "$(dirname "$(dirname "$image")")")")") kernel, ${#disks[@]} disk(s), timeout ${timeout}s, log $logf"
 
 set +e

@@ -191,7 +191,13 @@ dev_open() {
 	done
 	k=$(knob_file "$DEV")
 	if [ -z "$k" ]; then
-		say "NOTE: $DEV has no wb_lat_usec/wbt_lat_usec knob"
+		case $QDEV_NOTED in
+		*" knob-$LABEL "*) ;;
+		*)
+			say "NOTE: $DEV has no wb_lat_usec/wbt_lat_usec knob"
+			QDEV_NOTED="${QDEV_NOTED}knob-$LABEL "
+			;;
+		esac
 		kv=absent
 	else
 		[ "$KNOB_MODE" = off ] && echo 0 >"$k"
