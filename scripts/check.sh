@@ -101,7 +101,7 @@ if group lint; then
 	py=$(find "$TOP/scripts" "$TOP/bench" "$TOP/tests" -name '*.py' 2>/dev/null)
 	if [ -n "$py" ]; then
 		# shellcheck disable=SC2086
-		t "lint: flake8" python3 -m flake8 --max-line-length=100 $py
+		t "lint: flake8" /usr/bin/python3 -m flake8 --max-line-length=100 $py
 	else
 		record SKIP "lint: flake8" "no Python files"
 	fi

@@ -65,7 +65,13 @@ initrd=$WORK/initramfs.cpio
 [ -f "$initrd" ] || die "$initrd not found (run: make initramfs)"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wbt-vm.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+# Disk images live in RAM when there is room: deleting gigabytes written to
+# a file system mounted with discard takes minutes.
+imgdir=$tmp
+if [ -d /dev/shm ] && [ "$(df -Pk /dev/shm | awk 'NR == 2 {print $4}')" -gt 8388608 ]; then
+	imgdir=$(mktemp -d /dev/shm/wbt-vm.XXXXXX)
+fi
+trap 'rm -rf "$tmp" "$imgdir"' EXIT
 
 # The command and extra files go into a second cpio archive appended to the
 # initramfs; the kernel unpacks both.
@@ -93,7 +99,7 @@ i=0
 for d in "${disks[@]}"; do
 	type=${d%%:*} size=2G
 	[ "$type" = "$d" ] || size=${d#*:}
-	img=$tmp/disk$i.img
+	img=$imgdir/disk$i.img
 	truncate -s "$size" "$img"
 	drv="if=none,id=d$i,file=$img,format=raw,cache=writeback"
 	case $type in
