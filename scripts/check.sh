@@ -25,7 +25,7 @@ record() { # record STATUS NAME [REASON]
 t() {
 	local name=$1 logf
 	shift
-	logf=$res/$(echo "$name" | tr -c 'A-Za-z0-9._-\n' '_').log
+	logf=$res/$(echo "$name" | tr -c 'A-Za-z0-9._\n-' '_').log
 	if "$@" >"$logf" 2>&1; then
 		record PASS "$name"
 	else
