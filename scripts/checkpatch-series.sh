@@ -5,6 +5,9 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+# checkpatch runs scripts/spdxcheck.py with python3: use Debian's, which has
+# python3-ply, not a user's pyenv or venv.
+export PATH=/usr/bin:$PATH
 [ -x "$LINUX/scripts/checkpatch.pl" ] || die "$LINUX missing (run: make apply)"
 if [ $# -gt 0 ]; then
 	list=("$@")
