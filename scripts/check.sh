@@ -37,8 +37,12 @@ t() {
 # ktap PREFIX FILE: count the KTAP results in FILE (top level and one
 # level of subtests, the level where KUnit reports its cases).
 ktap() {
-	local prefix=$1 file=$2 line st name reason n=0
+	local prefix=$1 file=$2 line st name reason n=0 intap=0
 	while IFS= read -r line; do
+		# Results start at the plan's header; KUnit's boot output before
+		# it is counted by kunit().
+		[[ $line == "TAP version"* ]] && intap=1
+		[ $intap = 1 ] || continue
 		if [[ $line =~ ^()(not\ ok|ok)\ [0-9]+\ ([^#]*)(#\ *([A-Za-z]+)\ *(.*))?$ ]]; then
 			st=${BASH_REMATCH[2]} name=${BASH_REMATCH[3]%" "} reason=${BASH_REMATCH[6]}
 			n=$((n + 1))

@@ -8,15 +8,17 @@ set -euo pipefail
 # checkpatch runs scripts/spdxcheck.py with python3: use Debian's, which has
 # python3-ply, not a user's pyenv or venv.
 export PATH=/usr/bin:$PATH
-[ -x "$LINUX/scripts/checkpatch.pl" ] || die "$LINUX missing (run: make apply)"
 if [ $# -gt 0 ]; then
 	list=("$@")
 else
 	mapfile -t list <"$TOP/patches/series"
 fi
-rc=0
 for p in "${list[@]}"; do
 	[ -f "$TOP/patches/$p" ] || die "no such patch: $p"
+done
+[ -x "$LINUX/scripts/checkpatch.pl" ] || die "$LINUX missing (run: make apply)"
+rc=0
+for p in "${list[@]}"; do
 	ignore=$(awk -v p="$p" '$1 == p {print $2}' "$TOP/patches/checkpatch.ignore" 2>/dev/null |
 		paste -sd, -)
 	args=(--strict --no-summary --show-types --root="$LINUX")
