@@ -34,25 +34,32 @@ t() {
 	fi
 }
 
-# ktap PREFIX FILE: count the KTAP results in FILE (top level and one
-# level of subtests, the level where KUnit reports its cases).
+# A KTAP result line, with the indent of its level: "ok N name # SKIP why".
+ktap_re() { printf '^ {%d}(not ok|ok) [0-9]+ ([^#]*)(# *([A-Za-z]+) *(.*))?$' "$1"; }
+
+# ktap_record NAME: record the result that ktap_re just matched.
+ktap_record() {
+	if [ "${BASH_REMATCH[4]^^}" = SKIP ]; then
+		record SKIP "$1" "${BASH_REMATCH[5]:-no reason given}"
+	elif [ "${BASH_REMATCH[1]}" = ok ]; then
+		record PASS "$1"
+	else
+		record FAIL "$1"
+	fi
+}
+
+# ktap PREFIX FILE: count the top-level KTAP results in FILE.
 ktap() {
-	local prefix=$1 file=$2 line st name reason n=0 intap=0
+	local prefix=$1 file=$2 line n=0 intap=0 re
+	re=$(ktap_re 0)
 	while IFS= read -r line; do
 		# Results start at the plan's header; KUnit's boot output before
 		# it is counted by kunit().
 		[[ $line == "TAP version"* ]] && intap=1
 		[ $intap = 1 ] || continue
-		if [[ $line =~ ^()(not\ ok|ok)\ [0-9]+\ ([^#]*)(#\ *([A-Za-z]+)\ *(.*))?$ ]]; then
-			st=${BASH_REMATCH[2]} name=${BASH_REMATCH[3]%" "} reason=${BASH_REMATCH[6]}
+		if [[ $line =~ $re ]]; then
 			n=$((n + 1))
-			if [ "${BASH_REMATCH[5]^^}" = SKIP ]; then
-				record SKIP "$prefix: $name" "${reason:-no reason given}"
-			elif [ "$st" = ok ]; then
-				record PASS "$prefix: $name"
-			else
-				record FAIL "$prefix: $name"
-			fi
+			ktap_record "$prefix: ${BASH_REMATCH[2]% }"
 		fi
 	done < <(sed -e 's/^\[[ 0-9.]*\] //' "$file")
 	[ "$n" -gt 0 ] || record FAIL "$prefix: no results in $file"
@@ -60,19 +67,14 @@ ktap() {
 
 # kunit FILE: count the KUnit cases of every suite in a console log.
 kunit() {
-	local file=$1 line n=0 insuite=0 suite=""
+	local file=$1 line n=0 insuite=0 suite="" re
+	re=$(ktap_re 4)
 	while IFS= read -r line; do
 		if [[ $line =~ ^\ {4}#\ Subtest:\ (.*)$ ]]; then
 			insuite=1 suite=${BASH_REMATCH[1]}
-		elif [ $insuite = 1 ] && [[ $line =~ ^\ {4}(not\ ok|ok)\ [0-9]+\ ([^#]*)(#\ *([A-Za-z]+)\ *(.*))?$ ]]; then
+		elif [ $insuite = 1 ] && [[ $line =~ $re ]]; then
 			n=$((n + 1))
-			if [ "${BASH_REMATCH[4]^^}" = SKIP ]; then
-				record SKIP "kunit $suite: ${BASH_REMATCH[2]% }" "${BASH_REMATCH[5]:-no reason given}"
-			elif [ "${BASH_REMATCH[1]}" = ok ]; then
-				record PASS "kunit $suite: ${BASH_REMATCH[2]% }"
-			else
-				record FAIL "kunit $suite: ${BASH_REMATCH[2]% }"
-			fi
+			ktap_record "kunit $suite: ${BASH_REMATCH[2]% }"
 		elif [[ $line =~ ^(not\ ok|ok)\ [0-9]+ ]]; then
 			insuite=0
 		fi
