@@ -5,7 +5,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help deps base apply export verify-series checkpatch build build-upstream \
-	build-debug initramfs vm demo bench check check-series lint clean distclean
+	build-debug initramfs vm demo bench stress check check-series lint clean distclean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -38,6 +38,10 @@ build-upstream: base ## build the unpatched 6.12 VM kernel (benchmark baseline)
 build-debug: apply ## build the patched debug kernel (lockdep, KASAN, ...)
 	@$(S)/build-kernel.sh debug
 
+.PHONY: deb
+deb: ## Debian packages for real hardware -> work/deb/ [CONFIG=distro|vm, DEB_STEP=config]
+	@DEB_STEP=$(DEB_STEP) $(S)/deb.sh $(or $(CONFIG),distro)
+
 initramfs: deps ## build the guest initramfs from Debian packages
 	@$(S)/mkinitramfs.sh
 
@@ -49,6 +53,9 @@ demo: build initramfs ## build, boot and show writeback throttling at work
 
 bench: build build-upstream initramfs ## benchmark suite vs none and upstream [QUICK=1: W1 only, minutes]
 	@QUICK=$(QUICK) $(S)/bench.sh
+
+stress: apply initramfs ## soak on the debug kernel [DURATION=600 seconds of guest time]
+	@$(S)/stress.sh $(DURATION)
 
 check: deps ## run every test; last line: N passed, N failed, N skipped
 	@$(S)/check.sh

@@ -2,7 +2,7 @@
 # make check: every test of the project, in order of cost.  Each test is
 # counted once; the last line is "N passed, N failed, N skipped".
 #   ONLY=group[,group]  run only these groups: lint harness series build
-#                       guest (default: all)
+#                       guest deb stress (default: all)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -158,6 +158,23 @@ if group guest; then
 	else
 		record SKIP "kselftests" "the series has no tools/testing/selftests/wbt yet"
 	fi
+fi
+
+if group deb; then
+	banner "deb: the VM-config Debian package, its image, one boot"
+	t "deb: make deb CONFIG=vm builds the packages" "$TOP/scripts/deb.sh" vm
+	if [[ $(tail -n1 "$res/results.txt") == PASS* ]]; then
+		"$TOP/tests/deb/check-deb.sh" "$WORK/deb/vm" >"$res/deb.ktap" 2>"$res/deb.log" || true
+		ktap "deb" "$res/deb.ktap"
+	else
+		record SKIP "deb: package checks" "no package was built"
+	fi
+fi
+
+if group stress; then
+	banner "stress: short soak on the debug kernel (lockdep, KASAN, ...)"
+	t "stress: 2-minute soak on the debug kernel, no kernel reports, data verified" \
+		"$TOP/scripts/stress.sh" "${STRESS_SECONDS:-120}"
 fi
 
 echo

@@ -18,4 +18,10 @@ expect_fail() { # expect_fail PATTERN CMD...
 expect_fail "usage:" "$top/scripts/build-kernel.sh" nosuchflavour
 expect_fail "usage:" "$top/scripts/build-series.sh" --sometimes
 expect_fail "no such patch" "$top/scripts/checkpatch-series.sh" 9999-none.patch
+expect_fail "whole number from 30" "$top/scripts/stress.sh" abc
+expect_fail "whole number from 30" "$top/scripts/stress.sh" 5
+expect_fail "whole number from 30" env DURATION=-1 "$top/scripts/stress.sh"
+expect_fail "unknown CONFIG" "$top/scripts/deb.sh" nosuchconfig
+expect_fail "unknown option" "$top/scripts/deb.sh" --nosuchoption
+expect_fail "must be config or package" env DEB_STEP=everything "$top/scripts/deb.sh" vm
 exit $fails

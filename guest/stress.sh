@@ -1,0 +1,424 @@
+#!/bin/sh
+# The reliability soak of make stress (scripts/stress.sh), inside the guest.
+#
+# Usage: /guest/stress.sh [SECONDS]   (default 600)
+#
+# For SECONDS, everything below runs at once against a queueing null_blk
+# ("qdev", the FIFO latency model), the virtio-blk disk, and a second
+# queueing null_blk ("pc") that is powered off and on:
+#   bgw    background buffered writers: create, write, fsync, delete
+#   fio    fio writers with verify=crc32c; each pass's data is read back
+#          with O_DIRECT, so a lost or torn write fails the pass
+#   rd     foreground readers (buffered random reads of a cold file)
+#   knobs  a write every 50 ms to wb_lat_usec, wbt_lat_usec or
+#          wb_window_usec: random valid values, 0, -1 and bad strings
+#   sched  scheduler switches: none, mq-deadline, kyber, bfq
+#   flip   queue/write_cache and queue/rotational toggles
+#   pcw    buffered writers on the raw pc device, throttled on it
+#   power  pc powered off and on under them; requeue and timeout fault
+#          injection on pc and requeue injection on qdev
+#   hog    memory pressure: tmpfs fills beyond free memory, swapping to a
+#          swap file on the virtio disk (throttled by wbt)
+# Then pc is torn down with its writers still writing, every worker must
+# exit by itself, and qdev is removed.  The last lines are a summary of
+# what was done and "STRESS: PASS" or "STRESS: FAIL (reasons)".
+# Word splitting of device and pid lists is intended; busybox ash has
+# $RANDOM.
+# shellcheck disable=SC2317,SC2086,SC2046,SC3028
+
+. /guest/lib.sh
+# make_qdev, remove_qdev, write_bounded, wait_pids, pid_state.
+. /kselftest/wbt/wbt_lib.sh
+
+DUR=${1:-600}
+case $DUR in
+'' | *[!0-9]*) echo "stress: SECONDS must be a whole number (got '$DUR')"; exit 2 ;;
+esac
+S=/tmp/stress
+STOP=$S/stop
+rm -rf "$S"
+mkdir -p "$S"
+
+fail() {
+	echo "stress: FAIL: $*"
+	echo "$*" >>"$S/fails"
+}
+
+# count NAME N: the worker's running total
+count() { echo "$2" >"$S/cnt.$1"; }
+get() { cat "$S/cnt.$1" 2>/dev/null || echo 0; }
+stopped() { [ -e "$STOP" ]; }
+# try FILE VALUE: a sysfs write that may be refused
+try() { { echo "$2" >"$1"; } 2>/dev/null; }
+
+log() { echo "stress: [$(($(date +%s) - T0))s] $*"; }
+T0=$(date +%s)
+
+# ------------------------------------------------------------- devices
+
+# The debug kernel's checkers must be on, or a pass means nothing.
+if [ -e /proc/lockdep_stats ]; then
+	echo "stress: lockdep active"
+else
+	echo "stress: no /proc/lockdep_stats: not the debug kernel"
+fi
+
+VDA=$(guest_disks | head -n1)
+[ -n "$VDA" ] || { echo "stress: no virtio-blk disk"; exit 1; }
+
+if ! make_qdev stress_q hdd size=384; then
+	echo "stress: cannot create the queueing null_blk: $WBT_ERR"
+	exit 1
+fi
+QD=$QDEV
+if ! make_qdev stress_pc hdd size=256 memory_backed=0; then
+	echo "stress: cannot create the power-cycled null_blk: $WBT_ERR"
+	exit 1
+fi
+PC=$QDEV
+DEVS="$VDA $QD $PC"
+
+# Fault injection (CONFIG_BLK_DEV_NULL_BLK_FAULT_INJECTION, configfs).
+# Requeue keeps the data; timeout fails the write, so only on pc.
+inject() { # inject DIR PROBABILITY INTERVAL
+	for kv in "probability=$2" "interval=$3" "times=-1" "verbose=0"; do
+		try "$1/${kv%%=*}" "${kv#*=}" || return 1
+	done
+}
+for d in "$NULLB_CFG/stress_q/requeue_inject" "$NULLB_CFG/stress_pc/requeue_inject"; do
+	inject "$d" 5 1 || fail "cannot set up requeue fault injection ($d)"
+done
+inject "$NULLB_CFG/stress_pc/timeout_inject" 1 1 ||
+	fail "cannot set up timeout fault injection"
+for d in $DEVS; do
+	# Injected timeouts fire after io_timeout; keep it far below the
+	# 30 s hung-task limit.
+	try "/sys/block/$d/queue/io_timeout" 2000
+done
+
+mkdir -p /mnt/vda /mnt/qd
+for m in "$VDA:/mnt/vda" "$QD:/mnt/qd"; do
+	if ! mkfs.ext4 -q -F "/dev/${m%%:*}" || ! mount "/dev/${m%%:*}" "${m#*:}"; then
+		echo "stress: cannot make and mount ext4 on ${m%%:*}"
+		exit 1
+	fi
+done
+
+# Swap: a file on the virtio disk's ext4.
+if ! dd if=/dev/zero of=/mnt/vda/swap bs=1M count=384 2>/dev/null ||
+	! chmod 600 /mnt/vda/swap || ! mkswap /mnt/vda/swap >/dev/null ||
+	! swapon /mnt/vda/swap; then
+	fail "cannot set up the swap file"
+fi
+PSWPOUT0=$(awk '/^pswpout/ {print $2}' /proc/vmstat)
+
+for m in /mnt/vda /mnt/qd; do
+	dd if=/dev/urandom of="$m/cold" bs=1M count=24 2>/dev/null
+done
+sync
+log "devices: virtio $VDA, qdev $QD, pc $PC; soak ${DUR}s"
+
+# pc's block device node, kept out of /dev: writing to a vanished node in
+# devtmpfs would create a regular file there.
+pc_node() {
+	mm=$(cat "/sys/block/$PC/dev" 2>/dev/null) || return 1
+	rm -f "$S/pc.new"
+	mknod "$S/pc.new" b "${mm%%:*}" "${mm#*:}" && mv -f "$S/pc.new" "$S/pc.node"
+}
+pc_node
+
+# ------------------------------------------------------------- workers
+
+w_bgw() { # w_bgw NAME MNT
+	n=0 mb=0
+	while ! stopped; do
+		f=$2/bgw.$n
+		dd if=/dev/zero of="$f" bs=1M count=16 conv=fsync 2>/dev/null &&
+			mb=$((mb + 16))
+		rm -f "$f"
+		n=$((n + 1))
+		count "$1" "$n $mb"
+	done
+}
+
+w_fio() { # w_fio NAME MNT
+	n=0 kb=0
+	while ! stopped; do
+		f=$2/verify.$n
+		common="--name=v --filename=$f --rw=randwrite --bs=16k --size=12m
+			--ioengine=psync --verify=crc32c --randseed=$((n + 1))
+			--verify_state_save=0"
+		# shellcheck disable=SC2086
+		if ! fio $common --do_verify=0 --end_fsync=1 >"$S/$1.out" 2>&1; then
+			fail "$1: fio write pass $n failed: $(tail -n 3 "$S/$1.out" | tr '\n' ' ')"
+			break
+		fi
+		# shellcheck disable=SC2086
+		if ! fio $common --verify_only --direct=1 --verify_fatal=1 \
+			>"$S/$1.out" 2>&1; then
+			fail "$1: fio verify pass $n failed: $(grep -i -m3 'verify\|err' "$S/$1.out" | tr '\n' ' ')"
+			break
+		fi
+		rm -f "$f"
+		n=$((n + 1))
+		kb=$((kb + 12 * 1024))
+		count "$1" "$n $kb"
+	done
+}
+
+w_rd() { # w_rd NAME MNT
+	n=0
+	while ! stopped; do
+		fio --name=r --filename="$2/cold" --rw=randread --bs=4k --size=24m \
+			--ioengine=psync --invalidate=1 --time_based --runtime=3 \
+			>/dev/null 2>&1 || fail "$1: reader failed"
+		n=$((n + 1))
+		count "$1" "$n"
+	done
+}
+
+w_knobs() { # w_knobs NAME DEV: one writer per device, so that a device
+	# whose sysfs lock is held by a scheduler switch stalls only its own
+	n=0 ok=0 refused=0
+	q=/sys/block/$2/queue
+	while ! stopped; do
+		case $((RANDOM % 8)) in
+		0) v=0 ;;
+		1) v=-1 ;;
+		2) v=abc ;;
+		*) v=$((RANDOM * 4 + 1)) ;;
+		esac
+		case $((RANDOM % 3)) in
+		0) k=wb_lat_usec ;;
+		1) k=wbt_lat_usec ;;
+		*) k=wb_window_usec ;;
+		esac
+		if try "$q/$k" "$v"; then
+			ok=$((ok + 1))
+			case $k:$v in
+			*:abc | wb_window_usec:0)
+				fail "knobs: $q/$k accepted '$v'" ;;
+			esac
+		else
+			refused=$((refused + 1))
+			# A device being powered off refuses everything.
+			case $k:$v in
+			*:abc | wb_window_usec:0) ;;
+			*) [ "$2" = "$PC" ] || fail "knobs: $q/$k refused '$v'" ;;
+			esac
+		fi
+		n=$((n + 1))
+		count "$1" "$n $ok $refused"
+		sleep 0.05
+	done
+	try "$q/wb_lat_usec" -1
+	try "$q/wb_window_usec" -1
+}
+
+w_sched() {
+	n=0
+	while ! stopped; do
+		for s in mq-deadline kyber bfq none; do
+			for d in $VDA $QD; do
+				try "/sys/block/$d/queue/scheduler" "$s" && n=$((n + 1))
+			done
+			try "/sys/block/$PC/queue/scheduler" "$s"
+			count sched "$n"
+			sleep 0.5
+			stopped && break
+		done
+	done
+}
+
+w_flip() {
+	n=0
+	while ! stopped; do
+		for d in $DEVS; do
+			q=/sys/block/$d/queue
+			case $(cat "$q/write_cache" 2>/dev/null) in
+			"write back") try "$q/write_cache" "write through" && n=$((n + 1)) ;;
+			"write through") try "$q/write_cache" "write back" && n=$((n + 1)) ;;
+			esac
+			r=$(cat "$q/rotational" 2>/dev/null) &&
+				try "$q/rotational" $((1 - r)) && n=$((n + 1))
+		done
+		count flip "$n"
+		sleep 0.7
+	done
+}
+
+w_pcw() { # w_pcw NAME SEEK
+	n=0 ok=0
+	while ! stopped; do
+		dd if=/dev/zero of="$S/pc.node" bs=1M count=32 seek="$2" \
+			conv=notrunc 2>/dev/null && ok=$((ok + 1))
+		n=$((n + 1))
+		count "$1" "$n $ok"
+		# Device off: do not spin.
+		[ -e "/sys/block/$PC" ] || sleep 0.2
+	done
+}
+
+w_power() {
+	n=0
+	while ! stopped; do
+		sleep 3
+		stopped && break
+		if ! write_bounded 60 "$NULLB_CFG/stress_pc/power" 0; then
+			fail "power: power=0 of $PC did not complete in 60 s"
+			break
+		fi
+		sleep 0.5
+		# Teardown owns the device from here.
+		stopped && break
+		if ! write_bounded 60 "$NULLB_CFG/stress_pc/power" 1; then
+			fail "power: power=1 of $PC did not complete in 60 s"
+			break
+		fi
+		try "/sys/block/$PC/queue/io_timeout" 2000
+		pc_node || fail "power: no $PC after power=1"
+		n=$((n + 1))
+		count power "$n"
+	done
+}
+
+w_hog() {
+	n=0
+	mkdir -p /mnt/hog
+	while ! stopped; do
+		avail=$(awk '/^MemAvailable/ {print int($2 / 1024)}' /proc/meminfo)
+		mb=$((avail + avail / 4))
+		if mount -t tmpfs -o "size=${mb}m" tmpfs /mnt/hog; then
+			dd if=/dev/zero of=/mnt/hog/fill bs=1M count="$mb" 2>/dev/null
+			sleep 2
+			rm -f /mnt/hog/fill
+			umount /mnt/hog
+			n=$((n + 1))
+		fi
+		count hog "$n"
+		sleep 1
+	done
+}
+
+PIDS=
+NAMES=
+start() { # start NAME FUNCTION ARGS...
+	st_name=$1
+	shift
+	("$@"; echo exited >"$S/exit.$st_name") &
+	PIDS="$PIDS $!"
+	NAMES="$NAMES $st_name:$!"
+}
+
+start bgw_vda w_bgw bgw_vda /mnt/vda
+start bgw_qd w_bgw bgw_qd /mnt/qd
+start fio_vda w_fio fio_vda /mnt/vda
+start fio_qd w_fio fio_qd /mnt/qd
+start rd_vda w_rd rd_vda /mnt/vda
+start rd_qd w_rd rd_qd /mnt/qd
+start knobs_vda w_knobs knobs_vda "$VDA"
+start knobs_qd w_knobs knobs_qd "$QD"
+start knobs_pc w_knobs knobs_pc "$PC"
+start sched w_sched
+start flip w_flip
+start pcw0 w_pcw pcw0 0
+start pcw1 w_pcw pcw1 64
+start power w_power
+start hog w_hog
+
+# ------------------------------------------------------------- soak
+
+end=$((T0 + DUR))
+while [ "$(date +%s)" -lt "$end" ]; do
+	sleep 15
+	alive=0
+	for p in $PIDS; do pid_alive "$p" && alive=$((alive + 1)); done
+	log "workers alive $alive, knobs $(get knobs_vda) / $(get knobs_qd) / $(get knobs_pc), sched $(get sched), power $(get power), fio $(get fio_vda) / $(get fio_qd), hog $(get hog)"
+	[ -s "$S/fails" ] && break
+done
+
+# ------------------------------------------------------------- teardown
+
+touch "$STOP"
+for nv in $NAMES; do
+	case $nv in
+	power:*) wait_pids 70 "${nv#*:}" || fail "power worker did not stop" ;;
+	esac
+done
+log "stop: tearing $PC down with its writers still writing"
+removals=0 removals_ok=0
+# remove NAME: power a null_blk off and remove it, bounded
+remove() {
+	removals=$((removals + 1))
+	if write_bounded 60 "$NULLB_CFG/$1/power" 0 && rmdir "$NULLB_CFG/$1"; then
+		removals_ok=$((removals_ok + 1))
+	else
+		fail "removal of $1 did not complete"
+	fi
+}
+remove stress_pc
+
+log "waiting for every worker to exit by itself (up to 300 s)"
+if ! wait_pids 300 $PIDS; then
+	for nv in $NAMES; do
+		pid_alive "${nv#*:}" &&
+			fail "worker ${nv%%:*} did not exit: $(pid_state "${nv#*:}")"
+	done
+fi
+for nv in $NAMES; do
+	[ -e "$S/exit.${nv%%:*}" ] || fail "worker ${nv%%:*} did not finish"
+done
+
+swapoff /mnt/vda/swap || fail "swapoff failed"
+PSWPOUT=$(($(awk '/^pswpout/ {print $2}' /proc/vmstat) - PSWPOUT0))
+sync
+umount /mnt/qd || fail "umount of $QD failed"
+umount /mnt/vda || fail "umount of $VDA failed"
+remove stress_q
+
+# ------------------------------------------------------------- summary
+
+f1() { set -- $1; echo "${1:-0}"; }
+f2() { set -- $1; echo "${2:-0}"; }
+f3() { set -- $1; echo "${3:-0}"; }
+sum() { # sum FIELD NAME...: add up one field of several counters
+	_f=$1 _t=0
+	shift
+	for _c in "$@"; do
+		set -- $(get "$_c") 0 0 0
+		eval "_t=\$((_t + \${$_f}))"
+	done
+	echo "$_t"
+}
+knobs="$(sum 1 knobs_vda knobs_qd knobs_pc) $(sum 2 knobs_vda knobs_qd knobs_pc) $(sum 3 knobs_vda knobs_qd knobs_pc)"
+verify_kb=$(($(f2 "$(get fio_vda)") + $(f2 "$(get fio_qd)")))
+summary="knob writes: $(f1 "$knobs") ($(f2 "$knobs") taken, $(f3 "$knobs") refused)"
+summary="$summary, scheduler switches: $(get sched)"
+summary="$summary, write_cache/rotational toggles: $(get flip)"
+summary="$summary, power cycles: $(get power)"
+summary="$summary, pc writes: $(($(f1 "$(get pcw0)") + $(f1 "$(get pcw1)")))"
+summary="$summary, bg write cycles: $(($(f1 "$(get bgw_vda)") + $(f1 "$(get bgw_qd)")))"
+summary="$summary, fio passes: $(($(f1 "$(get fio_vda)") + $(f1 "$(get fio_qd)")))"
+summary="$summary, verify MB: $((verify_kb / 1024))"
+summary="$summary, reader runs: $(($(get rd_vda) + $(get rd_qd)))"
+summary="$summary, memory fills: $(get hog), pages swapped out: $PSWPOUT"
+summary="$summary, device removals: $removals_ok/$removals"
+echo "STRESS-SUMMARY: $summary"
+
+# A run that did nothing cannot pass.
+for c in "$(f1 "$knobs")" "$(get sched)" "$(get flip)" "$(get power)" \
+	"$(f1 "$(get fio_vda)")" "$(f1 "$(get fio_qd)")" "$(get rd_vda)" \
+	"$(get rd_qd)" "$(f1 "$(get bgw_vda)")" "$(f1 "$(get bgw_qd)")" \
+	"$(get hog)" "$PSWPOUT"; do
+	[ "${c:-0}" -gt 0 ] || { fail "an operation count is zero: $summary"; break; }
+done
+{
+	echo "$summary"
+	[ -s "$S/fails" ] && cat "$S/fails"
+} >"$S/summary"
+send_file "$S/summary" stress-summary.txt
+if [ -s "$S/fails" ]; then
+	echo "STRESS: FAIL ($(wc -l <"$S/fails") problems)"
+	exit 1
+fi
+echo "STRESS: PASS"

@@ -1,0 +1,68 @@
+#!/bin/bash
+# make stress: the reliability soak (issue 6) on the debug kernel.
+#
+# Usage: scripts/stress.sh [SECONDS]      (make stress [DURATION=SECONDS])
+#   SECONDS   guest time of the soak, 30 to 86400 [600]
+# Builds the debug kernel (configs/debug.config: lockdep, KASAN, atomic
+# sleep checks, hung task 30 s, soft lockup, workqueue watchdog, timer
+# debug objects) and the initramfs, boots it with KUnit enabled and runs
+# guest/stress.sh.  Passes when the guest reports STRESS: PASS, the KUnit
+# suite passes under the debug kernel, and the console holds no lockdep,
+# KASAN, WARN, BUG, hung-task or soft-lockup report (scripts/vm-run.sh).
+# Console and summary: work/stress/<date>/.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+case ${1:-} in
+-h | --help)
+	sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
+	exit 0
+	;;
+esac
+dur=${1:-${DURATION:-600}}
+if ! [[ $dur =~ ^[0-9]+$ ]] || [ "$dur" -lt 30 ] || [ "$dur" -gt 86400 ]; then
+	die "SECONDS must be a whole number from 30 to 86400 (got '$dur')"
+fi
+
+step "build the debug kernel" "$TOP/scripts/build-kernel.sh" debug
+step "build the initramfs" "$TOP/scripts/mkinitramfs.sh"
+
+out=$WORK/stress/$(date +%Y%m%d-%H%M%S)
+mkdir -p "$out"
+# Boot, KUnit, setup and teardown under KASAN and TCG take minutes on top
+# of the soak itself.
+limit=$((dur + 1200))
+log "stress: ${dur}s soak on the debug kernel (hard limit ${limit}s), output $out"
+set +e
+"$TOP/scripts/vm-run.sh" -q -k debug -n stress -m 1024 -c 2 -t "$limit" \
+	-a kunit.enable=1 -d virtio:2G -o "$out" -- /guest/stress.sh "$dur"
+rc=$?
+set -e
+console=$(find "$WORK/logs/vm" -name '*-stress.log' | sort | tail -n1)
+cp "$console" "$out/console.log"
+
+fails=()
+grep -q 'KernelAddressSanitizer initialized' "$out/console.log" ||
+	fails+=("the kernel booted is not the KASAN debug kernel")
+grep -q '^stress: lockdep active' "$out/console.log" ||
+	fails+=("lockdep was not active in the guest")
+# KUnit, as scripts/check.sh reads it: the wbt suite's summary line.
+kunit=$(grep -E '(^|\] )# wbt: pass:[0-9]+ fail:[0-9]+' "$out/console.log" | tail -n1 || true)
+if [ -z "$kunit" ]; then
+	fails+=("no KUnit wbt suite result under the debug kernel")
+elif ! [[ $kunit =~ fail:0\  ]]; then
+	fails+=("KUnit under the debug kernel: $kunit")
+fi
+grep '^stress: ' "$out/console.log" | grep -E 'FAIL|workers alive' | tail -n 8 >&2 || true
+summary=$(sed -n 's/^STRESS-SUMMARY: //p' "$out/console.log" | tail -n1)
+[ -n "$summary" ] || fails+=("the guest printed no summary")
+grep -q '^STRESS: PASS' "$out/console.log" || fails+=("the guest did not report STRESS: PASS")
+[ "$rc" -eq 0 ] || fails+=("the VM run failed (exit $rc; see $out/console.log)")
+
+echo "stress summary (${dur}s): ${summary:-none}"
+echo "KUnit under the debug kernel: ${kunit:-none}"
+if [ ${#fails[@]} -gt 0 ]; then
+	printf 'stress: FAIL: %s\n' "${fails[@]}"
+	exit 1
+fi
+echo "stress: PASS (no lockdep, KASAN, WARN, BUG, hung-task or soft-lockup report)"
