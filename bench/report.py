@@ -12,6 +12,13 @@ import os
 import statistics
 
 CONFIGS = ["none", "upstream", "wbt"]
+COLORS = {"none": "tab:red", "upstream": "tab:blue", "wbt": "tab:green"}
+# For wbt@USEC configurations, in their order in the invocation.
+EXTRA_COLORS = ["tab:purple", "tab:orange", "tab:brown", "tab:pink", "tab:olive",
+                "tab:cyan", "tab:gray"]
+# The W1 figures of the informational trade-off table (wbt@USEC vs none).
+TRADEOFF = [("read_p99.9_us", "p99.9"), ("read_max_us", "max"),
+            ("read_kbs", "read rate"), ("write_kbs", "write rate")]
 W1_PCTS = [50, 75, 90, 95, 99, 99.5, 99.9, 99.99, 99.999]
 JAN_PCTS = [25, 50, 75, 90, 99]
 
@@ -42,6 +49,34 @@ TITLES = {
     "W5": "W5: dbench",
     "W6": "W6: overhead on a fast null_blk (no queueing model)",
 }
+
+
+def wbt_at_usec(cfg):
+    """USEC of a wbt@USEC configuration, else None."""
+    if cfg.startswith("wbt@") and cfg[4:].isdigit():
+        return int(cfg[4:])
+    return None
+
+
+def describe(cfg):
+    if wbt_at_usec(cfg) is not None:
+        return "patched kernel, wb_lat_usec=%d" % wbt_at_usec(cfg)
+    return {"none": "patched kernel, throttling off (knob = 0)",
+            "upstream": "unpatched 6.12, its own blk-wbt at defaults",
+            "wbt": "patched kernel at defaults"}.get(cfg, "?")
+
+
+def colors(cfgs):
+    out = dict(COLORS)
+    extra = [c for c in cfgs if c not in COLORS]
+    for i, c in enumerate(extra):
+        out[c] = EXTRA_COLORS[i % len(EXTRA_COLORS)]
+    return out
+
+
+def kernel_of(inv, cfg):
+    k = inv["kernels"]
+    return k.get(cfg, k.get("wbt", "?"))
 
 
 def label(metric):
@@ -297,6 +332,35 @@ def goals(agg, workloads):
     return [(g.replace(" -:", ":"), m, h) for g, m, h in out]
 
 
+def tradeoff(agg, cfgs, workloads):
+    """Markdown lines: the W1 latency/throughput trade-off of each wbt@USEC
+    configuration against none, next to wbt at its default target.
+    Informational: no goal is computed from it."""
+    at = [c for c in cfgs if wbt_at_usec(c) is not None]
+    if not at or "W1" not in workloads:
+        return []
+    cells = sorted({k.split("|")[1] for k in agg.get("none", {}) if k.startswith("W1|")})
+    L = ["## Latency target trade-off (W1; informational, not a goal)", "",
+         "The goals above are computed for *wbt* (the default target) only.  Each "
+         "`wbt@USEC` configuration runs the same patched kernel with `wb_lat_usec` "
+         "set to USEC on every benchmark device; the ratios are medians against "
+         "*none* from this invocation (lower is better for p99.9 and max, higher "
+         "for the rates).", "",
+         "| cell | configuration | " + " | ".join(
+             "%s / none" % t for _, t in TRADEOFF) + " |",
+         "|---|---|" + "---|" * len(TRADEOFF)]
+    for cell in cells:
+        for c in [c for c in ["wbt"] + at if c in cfgs]:
+            vals = []
+            for met, _ in TRADEOFF:
+                r = ratio(agg, c, "W1|%s|%s" % (cell, met))
+                vals.append("-" if r is None else "%.3f" % r)
+            name = c if c != "wbt" else "wbt (default target)"
+            L.append("| %s | %s | %s |" % (cell, name, " | ".join(vals)))
+    L.append("")
+    return L
+
+
 # ---------------------------------------------------------------------------
 # results.md
 
@@ -320,13 +384,10 @@ def markdown(res):
     L.append("")
     L.append("## Setup")
     L.append("")
-    desc = {"none": "patched kernel, throttling off (knob = 0)",
-            "upstream": "unpatched 6.12, its own blk-wbt at defaults",
-            "wbt": "patched kernel at defaults"}
     for c in cfgs:
         m = first_meta(res, c)
         L.append("- **%s**: %s; kernel `%s` (%s)"
-                 % (c, desc[c], inv["kernels"][c], m.get("kernel", "?")))
+                 % (c, describe(c), kernel_of(inv, c), m.get("kernel", "?")))
     if inv["kernels"]["wbt"] == inv["kernels"]["upstream"]:
         L.append("- **NOTE: development run: every configuration ran the same kernel, `%s`**;"
                  " none differs only by the knob set to 0." % inv["kernels"]["wbt"])
@@ -377,6 +438,15 @@ def markdown(res):
             L.append("- **%s: no wb_lat_usec/wbt_lat_usec knob on %s**: the kernel has no "
                      "writeback throttling there, whatever the configuration's name says"
                      % (c, ", ".join(absent)))
+    for c in [c for c in cfgs if wbt_at_usec(c) is not None]:
+        want = "wb_lat_usec=%d" % wbt_at_usec(c)
+        off = sorted({k[4:] for r in res["runs"] if r["config"] == c
+                      for k, v in r["meta"].items()
+                      if k.startswith("dev.") and " absent " not in v and
+                      want not in v.split()})
+        if off:
+            L.append("- **%s: the knob did not read back %s on %s**: see the device lines"
+                     % (c, want, ", ".join(off)))
     bad = [r for r in res["runs"] if not r["ok"]]
     for r in bad:
         L.append("- **run %s-r%d FAILED** (exit %s)%s" % (
@@ -391,6 +461,7 @@ def markdown(res):
         verdict = "n/a" if ok is None else "yes" if ok else "**NO**"
         L.append("| %s | %s | %s |" % (g, meas, verdict))
     L.append("")
+    L.extend(tradeoff(agg, cfgs, inv["workloads"]))
     for w in inv["workloads"]:
         keys = sorted({k for c in cfgs for k in agg.get(c, {}) if k.startswith(w + "|")})
         if not keys:
@@ -446,7 +517,7 @@ def plots(res, outdir):
               "install python3-matplotlib" % e)
         return []
     cfgs = res["invocation"]["configs"]
-    colors = {"none": "tab:red", "upstream": "tab:blue", "wbt": "tab:green"}
+    palette = colors(cfgs)
     written = []
     keys = sorted({k for r in res["runs"] for k in r["cdf"]})
     for key in keys:
@@ -456,11 +527,11 @@ def plots(res, outdir):
             if not d:
                 continue
             xs, ys = d
-            a1.step(xs, ys, where="post", label=c, color=colors[c])
+            a1.step(xs, ys, where="post", label=c, color=palette[c])
             tail = [(x, 1.0 - y) for x, y in zip(xs, ys) if y < 1.0]
             if tail:
                 a2.step([t[0] for t in tail], [t[1] for t in tail], where="post",
-                        label=c, color=colors[c])
+                        label=c, color=palette[c])
         a1.set_xscale("log")
         a1.set_xlabel("read latency (us)")
         a1.set_ylabel("fraction of reads")
@@ -499,7 +570,7 @@ def plots(res, outdir):
                 vals.append(r)
                 lo.append(r - agg[c][k][1] / n)
                 hi.append(agg[c][k][2] / n - r)
-            ax.barh(ys, vals, height=h, xerr=[lo, hi], label=c, color=colors[c], alpha=0.8)
+            ax.barh(ys, vals, height=h, xerr=[lo, hi], label=c, color=palette[c], alpha=0.8)
         ax.axvline(1.0, color="k", lw=0.8)
         ax.set_yticks([j + 0.4 - h / 2 for j in range(len(tkeys))])
         ax.set_yticklabels([k.replace("|", " ") for k in tkeys], fontsize=8)

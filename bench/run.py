@@ -27,6 +27,11 @@ WORK = os.environ.get("WBT_WORK", os.path.join(TOP, "work"))
 GUEST_SCRIPT = os.path.join(TOP, "bench", "guest", "wbt-bench.sh")
 WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6"]
 CONFIGS = ["none", "upstream", "wbt"]
+# Optional extra configurations: wbt@USEC, the patched kernel with wb_lat_usec
+# set to USEC on every benchmark device (for measuring the latency target's
+# trade-off; the goals stay computed for "wbt" only).
+WBT_AT = re.compile(r"wbt@([0-9]+)")
+WBT_AT_MAX = 10 * 1000 * 1000
 MIB = 1024 * 1024
 
 # Sizes, scaled to a 1 GiB TCG guest (bench/README.md explains the scaling).
@@ -104,7 +109,8 @@ def parse_args(argv):
     p.add_argument("--repeats", default=os.environ.get("REPEATS", ""),
                    help="boots per configuration [3]")
     p.add_argument("--configs", default=os.environ.get("CONFIGS", ""),
-                   help="subset of none,upstream,wbt [all; demo: none,wbt]")
+                   help="subset of none,upstream,wbt plus wbt@USEC (patched kernel, "
+                   "wb_lat_usec=USEC) [none,upstream,wbt; demo: none,wbt]")
     p.add_argument("--kernel-wbt", default=os.environ.get("BENCH_KERNEL_WBT", "wbt"),
                    help="patched kernel (flavour or bzImage) for none and wbt [wbt]")
     p.add_argument("--kernel-upstream",
@@ -137,21 +143,39 @@ def parse_args(argv):
 
     cfgs = [c.strip() for c in re.split(r"[,\s]+", a.configs) if c.strip()]
     for c in cfgs:
-        if c not in CONFIGS:
-            die("unknown configuration '%s' (known: %s)" % (c, " ".join(CONFIGS)))
+        if c.startswith("wbt@"):
+            m = WBT_AT.fullmatch(c)
+            if not m or not 1 <= int(m.group(1)) <= WBT_AT_MAX:
+                die("configuration '%s': wbt@USEC needs USEC, wb_lat_usec in microseconds, "
+                    "a whole number from 1 to %d (e.g. wbt@15000)" % (c, WBT_AT_MAX))
+            # One spelling per value: wbt@015000 is wbt@15000.
+            cfgs[cfgs.index(c)] = "wbt@%d" % int(m.group(1))
+        elif c not in CONFIGS:
+            die("unknown configuration '%s' (known: %s, wbt@USEC)" % (c, " ".join(CONFIGS)))
     if not cfgs:
         cfgs = ["none", "wbt"] if a.demo else list(CONFIGS)
     if "none" not in cfgs:
         die("the configurations must include none: every figure is a ratio against it")
-    a.config_list = [c for c in CONFIGS if c in cfgs]
+    # The fixed configurations in their order, then wbt@USEC by USEC.
+    extra = sorted({c for c in cfgs if c not in CONFIGS}, key=lambda c: int(c[4:]))
+    a.config_list = [c for c in CONFIGS if c in cfgs] + extra
     a.mode = "demo" if a.demo else "quick" if a.quick else "full"
     return a
+
+
+def knob_mode(cfg):
+    """KNOB_MODE for the guest script: off, default or set:USEC."""
+    if cfg == "none":
+        return "off"
+    if cfg.startswith("wbt@"):
+        return "set:" + cfg[4:]
+    return "default"
 
 
 def run_one(a, cfg, rep, idx, total, outdir, params, files):
     """Boot one guest for configuration cfg, repeat rep; return the run record."""
     kernel = a.kernel_upstream if cfg == "upstream" else a.kernel_wbt
-    knob = "off" if cfg == "none" else "default"
+    knob = knob_mode(cfg)
     raw = os.path.join(outdir, "raw", "%s-r%d" % (cfg, rep))
     if os.path.exists(raw):
         shutil.rmtree(raw)
@@ -244,8 +268,9 @@ def main(argv):
         "invocation": {
             "mode": a.mode, "date": stamp, "workloads": a.workload_list,
             "configs": a.config_list, "repeats": a.repeat_count,
-            "kernels": {"none": a.kernel_wbt, "upstream": a.kernel_upstream,
-                        "wbt": a.kernel_wbt},
+            "kernels": dict({"none": a.kernel_wbt, "upstream": a.kernel_upstream,
+                             "wbt": a.kernel_wbt},
+                            **{c: a.kernel_wbt for c in a.config_list if c not in CONFIGS}),
             "guest_mem_mb": GUEST_MEM_MB, "dirty_bytes": DIRTY_BYTES,
             "dirty_background_bytes": DIRTY_BG_BYTES, "params": params,
             "host": os.uname().nodename, "host_cpus": os.cpu_count(),

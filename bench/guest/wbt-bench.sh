@@ -34,6 +34,13 @@ meta "mem_kb=$(awk '/^MemTotal/ {print $2}' /proc/meminfo)"
 meta "cpus=$(nproc)"
 meta "dirty_bytes=$(cat /proc/sys/vm/dirty_bytes)"
 meta "dirty_background_bytes=$(cat /proc/sys/vm/dirty_background_bytes)"
+# KNOB_MODE: off (wb_lat_usec=0), default (left alone) or set:USEC.
+case $KNOB_MODE in
+off | default) ;;
+set:*[!0-9]* | set:) say "ERROR: bad KNOB_MODE '$KNOB_MODE'"; exit 1 ;;
+set:*) ;;
+*) say "ERROR: bad KNOB_MODE '$KNOB_MODE'"; exit 1 ;;
+esac
 meta "knob_mode=$KNOB_MODE"
 meta "fio=$(fio --version)"
 
@@ -200,7 +207,14 @@ dev_open() {
 		esac
 		kv=absent
 	else
-		[ "$KNOB_MODE" = off ] && echo 0 >"$k"
+		case $KNOB_MODE in
+		off) echo 0 >"$k" ;;
+		set:*)
+			# The value read back below goes into the report.
+			echo "${KNOB_MODE#set:}" >"$k" ||
+				say "ERROR: $DEV: writing ${KNOB_MODE#set:} to ${k##*/} failed"
+			;;
+		esac
 		kv="${k##*/}=$(cat "$k")"
 	fi
 	q=/sys/block/$DEV/queue

@@ -24,4 +24,6 @@ expect_fail "whole number from 30" env DURATION=-1 "$top/scripts/stress.sh"
 expect_fail "unknown CONFIG" "$top/scripts/deb.sh" nosuchconfig
 expect_fail "unknown option" "$top/scripts/deb.sh" --nosuchoption
 expect_fail "must be config or package" env DEB_STEP=everything "$top/scripts/deb.sh" vm
+expect_fail "wbt@USEC needs USEC" env CONFIGS=none,wbt@abc "$top/scripts/bench.sh" --quick
+expect_fail "unknown configuration" env CONFIGS=none,nosuch "$top/scripts/bench.sh" --quick
 exit $fails
