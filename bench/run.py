@@ -192,7 +192,8 @@ def run_one(a, cfg, rep, idx, total, outdir, params, files):
     timeout = 120 + sum(BUDGET[w] for w in a.workload_list) * 3
     cmd = [os.path.join(TOP, "scripts", "vm-run.sh"), "-k", kernel, "-m", str(GUEST_MEM_MB),
            "-d", "virtio:4G", "-a", "null_blk.nr_devices=0", "-t", str(timeout),
-           "-n", "bench-%s-r%d" % (cfg, rep), "-o", raw,
+           # vm-run.sh's log names are [A-Za-z0-9._-]: wbt@15000 -> wbt_15000.
+           "-n", "bench-%s-r%d" % (cfg.replace("@", "_"), rep), "-o", raw,
            "-f", GUEST_SCRIPT, "-f", env]
     for f in files:
         cmd += ["-f", f]
