@@ -129,6 +129,8 @@ if group series; then
 	done <"$TOP/patches/series"
 	t "series: every patch builds the objects it touches" \
 		"$TOP/scripts/build-series.sh" --touched
+	t "series: sparse finds no new warnings in the changed files" \
+		"$TOP/scripts/sparse-series.sh"
 fi
 
 if group build; then
