@@ -345,7 +345,9 @@ def tradeoff(agg, cfgs, workloads):
          "`wbt@USEC` configuration runs the same patched kernel with `wb_lat_usec` "
          "set to USEC on every benchmark device; the ratios are medians against "
          "*none* from this invocation (lower is better for p99.9 and max, higher "
-         "for the rates).", "",
+         "for the rates), with the configuration's median in parentheses.  The "
+         "write rate counts whole writer passes of W1: when the reader finishes "
+         "early, it rests on one or two passes (see its min-max in the W1 table).", "",
          "| cell | configuration | " + " | ".join(
              "%s / none" % t for _, t in TRADEOFF) + " |",
          "|---|---|" + "---|" * len(TRADEOFF)]
@@ -353,8 +355,15 @@ def tradeoff(agg, cfgs, workloads):
         for c in [c for c in ["wbt"] + at if c in cfgs]:
             vals = []
             for met, _ in TRADEOFF:
-                r = ratio(agg, c, "W1|%s|%s" % (cell, met))
-                vals.append("-" if r is None else "%.3f" % r)
+                key = "W1|%s|%s" % (cell, met)
+                r = ratio(agg, c, key)
+                if r is None:
+                    vals.append("-")
+                    continue
+                v = agg[c][key][0]
+                shown = ("%.1f ms" % (v / 1000.0) if met.endswith("_us")
+                         else "%.1f MiB/s" % (v / 1024.0))
+                vals.append("%.3f (%s)" % (r, shown))
             name = c if c != "wbt" else "wbt (default target)"
             L.append("| %s | %s | %s |" % (cell, name, " | ".join(vals)))
     L.append("")
