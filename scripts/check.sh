@@ -160,6 +160,14 @@ if group guest; then
 	else
 		record SKIP "kselftests" "the series has no tools/testing/selftests/wbt yet"
 	fi
+	# The observability recipes of Documentation/block/writeback-throttling.rst.
+	vmtest "guest: the document's recipes run, no kernel warnings" check-recipes \
+		-t 600 -o "$res/recipes" -- /tests/guest/recipes.sh
+	if [ -f "$res/recipes/recipes.ktap" ]; then
+		ktap "recipe" "$res/recipes/recipes.ktap"
+	else
+		record FAIL "recipes: no results came back"
+	fi
 fi
 
 if group deb; then

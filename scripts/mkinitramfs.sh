@@ -8,16 +8,18 @@ set -euo pipefail
 out=$WORK/initramfs.cpio
 # The series' kselftests, from the kernel work tree.
 ksft=$LINUX/tools/testing/selftests
+# The wbt document: tests/guest/recipes.sh runs the recipes it contains.
+doc=$LINUX/Documentation/block/writeback-throttling.rst
 # Programs copied from the host with their libraries.
 progs=(fio blktrace blkparse btt mkfs.ext4 mke2fs e2fsck tune2fs dbench
-	mkswap swapon swapoff losetup)
+	mkswap swapon swapoff losetup trace-cmd perf)
 need busybox cpio ldd "${progs[@]}"
 busybox | grep -q 'statically linked' || file -L "$(command -v busybox)" |
 	grep -q 'statically linked' || die "busybox is not static (install busybox-static)"
 
 inputs=$( (sha256sum "$0" "$(command -v busybox)" && for p in "${progs[@]}"; do
 	sha256sum "$(command -v "$p")"; done &&
-	find "$TOP/guest" "$TOP/tests" "$ksft/wbt" "$ksft/kselftest" -type f -print0 \
+	find "$TOP/guest" "$TOP/tests" "$ksft/wbt" "$ksft/kselftest" "$doc" -type f -print0 \
 		2>/dev/null | sort -z | xargs -0 sha256sum) |
 	sha256sum | cut -d' ' -f1)
 if [ -f "$out" ] && [ "$(cat "$out.sum" 2>/dev/null)" = "$inputs" ]; then
@@ -55,6 +57,10 @@ build() {
 		cp -r "$ksft/wbt" "$ksft/kselftest" "$root/kselftest/"
 	else
 		log "initramfs: no wbt kselftests in $ksft (series not applied?)"
+	fi
+	if [ -f "$doc" ]; then
+		mkdir -p "$root/doc"
+		cp "$doc" "$root/doc/"
 	fi
 	cp -r /usr/share/dbench "$root/usr/share/" 2>/dev/null || true
 	printf 'root:x:0:0:root:/root:/bin/sh\n' >"$root/etc/passwd"

@@ -1,0 +1,205 @@
+#!/bin/sh
+# Run the observability recipes of Documentation/block/writeback-throttling.rst
+# exactly as the document gives them, and send the KTAP results back to the
+# host (scripts/check.sh counts them).  Usage: recipes.sh [DOCUMENT]
+#
+# A recipe is the literal block that follows a ".. recipe: NAME" comment in
+# the document.  A line starting with "# " (the root prompt) is a command,
+# other lines continue it.  The recipes name the disk "sda": here that is
+# replaced by the name of a queueing null_blk disk.  Each recipe runs while
+# a buffered writer and a direct reader load the disk, and every two
+# seconds the latency target is set anew below the disk's read latency, so
+# that wbt scales down from step 0 and every event fires.  The recipe's output is then checked
+# for the events of that disk.
+. /guest/lib.sh
+# make_qdev, wbt_bg, read_loop, the KTAP printer and the cleanup trap
+. /kselftest/wbt/wbt_lib.sh
+
+DOC=${1:-/doc/writeback-throttling.rst}
+RECIPES="trace-cmd perf-trace perf-record bpftrace blktrace"
+TARGET_USEC=1000	# below the 2 ms base latency of the "hdd" model
+OUT=/tmp/recipes.ktap
+
+# recipe_text NAME: the commands of recipe NAME, prompts removed
+recipe_text()
+{
+	awk -v want="$1" '
+	$0 == ".. recipe: " want { st = 1; next }
+	st == 1 && /::$/ { st = 2; next }
+	st == 2 && /^$/ { if (n) exit; next }
+	st == 2 && /^[^ ]/ { exit }
+	st == 2 { sub(/^  /, ""); sub(/^# /, ""); print; n++ }
+	' "$DOC"
+}
+
+load_start()
+{
+	# off, then on again below: re-enabling starts from step 0
+	knob_set "$dev" wb_lat_usec 0
+	wbt_bg dd if=/dev/zero of="/dev/$dev" bs=1M count=1000
+	WPID=$WBT_LASTPID
+	wbt_bg read_loop "/dev/$dev"
+	RPID=$WBT_LASTPID
+	# every two seconds, so that a slow starting recipe still sees steps
+	wbt_bg sh -c "f=/sys/block/$dev/queue/wb_lat_usec
+		while sleep 2; do echo 0 > \$f; echo $TARGET_USEC > \$f; done"
+	TPID=$WBT_LASTPID
+}
+
+load_stop()
+{
+	kill "$WPID" "$RPID" "$TPID" 2>/dev/null
+	wait_pids 120 "$WPID" "$RPID" "$TPID" ||
+		ktap_msg "load did not stop: $(pid_state "$WPID")"
+	knob_set "$dev" wb_lat_usec -1
+}
+
+# run_recipe NAME [WRAPPER...]: run recipe NAME under load in its own
+# directory; its output is in $WBT_TMP/NAME.out
+run_recipe()
+{
+	_r=$1
+	shift
+	recipe_text "$_r" | sed "s/sda/$dev/g" > "$WBT_TMP/$_r.sh"
+	if [ ! -s "$WBT_TMP/$_r.sh" ]; then
+		ktap_msg "no recipe '$_r' in $DOC"
+		return 1
+	fi
+	sed "s/^/# $_r: /" "$WBT_TMP/$_r.sh"
+	mkdir -p "$WBT_TMP/$_r"
+	load_start
+	(cd "$WBT_TMP/$_r" && sh -e "$WBT_TMP/$_r.sh") > "$WBT_TMP/$_r.out" 2>&1
+	_rc=$?
+	load_stop
+	if [ $_rc -ne 0 ]; then
+		ktap_msg "$_r: exit status $_rc"
+		tail -n 20 "$WBT_TMP/$_r.out" | sed 's/^/# | /'
+	fi
+	return $_rc
+}
+
+# expect NAME PATTERN WHAT: the output of recipe NAME matches PATTERN
+expect()
+{
+	grep -q -e "$2" "$WBT_TMP/$1.out" && return 0
+	ktap_msg "$1: no $3 in the output; it has:"
+	grep -o 'wbt_[a-z]*[:(] *[^ ]*' "$WBT_TMP/$1.out" | sort | uniq -c | sed 's/^/# | /'
+	head -n 5 "$WBT_TMP/$1.out" | sed 's/^/# | /'
+	return 1
+}
+
+main()
+{
+	ktap_header
+	wbt_init
+	ktap_plan 7
+
+	if [ ! -r "$DOC" ]; then
+		# shellcheck disable=SC2086
+		ktap_skip_rest "no $DOC in the initramfs" documented $RECIPES bpftrace-fields
+		ktap_finish
+	fi
+
+	# 1: the document has exactly the recipes this test runs
+	have=$(sed -n 's/^\.\. recipe: //p' "$DOC" | sort | tr '\n' ' ')
+	want=$(echo "$RECIPES" | tr ' ' '\n' | sort | tr '\n' ' ')
+	rc=0
+	if [ "$have" != "$want" ]; then
+		ktap_msg "recipes in $DOC: $have; in this test: $want"
+		rc=1
+	fi
+	ktap_result $rc documented
+
+	if ! make_qdev recipes hdd; then
+		# shellcheck disable=SC2086
+		ktap_skip_rest "$WBT_ERR" $RECIPES bpftrace-fields
+		ktap_finish
+	fi
+	dev=$QDEV
+	wbt_set_dirty 33554432 8388608
+	ktap_msg "disk $dev, target ${TARGET_USEC}us under load"
+
+	# 2: trace-cmd record/report
+	rc=1
+	if run_recipe trace-cmd; then
+		rc=0
+		expect trace-cmd "wbt_stat: *$dev: rmean=" "wbt_stat of $dev" || rc=1
+		# the reason as text ("scale down"), not as an address
+		expect trace-cmd "wbt_step: *$dev: [a-z]* [a-z]*: step=" \
+			"wbt_step of $dev with its reason" || rc=1
+		expect trace-cmd "wbt_timer: *$dev: status=" "wbt_timer of $dev" || rc=1
+		for e in wbt_stat wbt_lat wbt_step wbt_timer; do
+			grep -m 1 " $e: " "$WBT_TMP/trace-cmd.out" | sed 's/^ */# /'
+		done
+	fi
+	ktap_result $rc trace-cmd
+
+	# 3: perf trace
+	rc=1
+	if run_recipe perf-trace; then
+		rc=0
+		expect perf-trace "wbt:wbt_stat(name: \"$dev\"" "wbt_stat of $dev" || rc=1
+		expect perf-trace "wbt:wbt_step(name: \"$dev\"" "wbt_step of $dev" || rc=1
+		grep -m 1 "wbt:wbt_step(" "$WBT_TMP/perf-trace.out" | sed 's/^ */# /'
+	fi
+	ktap_result $rc perf-trace
+
+	# 4: perf record/script
+	rc=1
+	if run_recipe perf-record; then
+		rc=0
+		expect perf-record "wbt:wbt_stat: $dev: " "wbt_stat of $dev" || rc=1
+		expect perf-record "wbt:wbt_step: $dev: [a-z]* [a-z]*: step=" \
+			"wbt_step of $dev with its reason" || rc=1
+		grep -m 1 "wbt:wbt_step: " "$WBT_TMP/perf-record.out" | sed 's/^ */# /'
+	fi
+	ktap_result $rc perf-record
+
+	# 5: the bpftrace one-liner's tracepoint and fields exist
+	T=$(wbt_trace_dir)
+	recipe_text bpftrace > "$WBT_TMP/bpftrace.sh"
+	ev=$(sed -n 's/.*tracepoint:wbt:\([a-z_]*\).*/\1/p' "$WBT_TMP/bpftrace.sh" | head -n 1)
+	fmt=$T/events/wbt/$ev/format
+	rc=0
+	if [ -z "$ev" ] || [ ! -r "$fmt" ]; then
+		ktap_msg "bpftrace: no wbt tracepoint '$ev' (${fmt})"
+		rc=1
+	else
+		fields=$(grep -o 'args->[a-z_]*' "$WBT_TMP/bpftrace.sh" | sed 's/args->//' | sort -u)
+		for f in $fields; do
+			if ! grep -q "field:[^;]*[ *]$f\(\[[0-9]*\]\)\{0,1\};" "$fmt"; then
+				ktap_msg "bpftrace: $ev has no field $f"
+				rc=1
+			fi
+		done
+	fi
+	ktap_result $rc bpftrace-fields
+
+	# 6: bpftrace itself
+	if command -v bpftrace > /dev/null; then
+		ktap_msg "bpftrace is installed, but this test does not run it yet"
+		ktap_fail bpftrace
+	else
+		ktap_skip bpftrace "not in the initramfs: it needs about 260 MB of LLVM and clang libraries and a kernel with BPF_SYSCALL and BPF_EVENTS"
+	fi
+
+	# 7: blktrace, blkparse, btt
+	rc=1
+	if run_recipe blktrace; then
+		rc=0
+		expect blktrace "^Q2G " "Q2G line" || rc=1
+		expect blktrace "^D2C " "D2C line" || rc=1
+		expect blktrace "BLKavg" "request sizes" || rc=1
+		grep -q ' D  *W' "$WBT_TMP/blktrace/wbt.txt" 2>/dev/null ||
+			{ ktap_msg "blktrace: no dispatched writes in wbt.txt"; rc=1; }
+	fi
+	ktap_result $rc blktrace
+
+	ktap_finish
+}
+
+# The results are counted on the host; the run itself succeeded.
+(main) > "$OUT" 2>&1
+echo "# exit status $?" >> "$OUT"
+cat "$OUT"
+send_file "$OUT" recipes.ktap
