@@ -138,6 +138,7 @@ main()
 	rc=1
 	if run_recipe perf-trace; then
 		rc=0
+		# perf trace 6.1 prints the reason as an address, as documented
 		expect perf-trace "wbt:wbt_stat(name: \"$dev\"" "wbt_stat of $dev" || rc=1
 		expect perf-trace "wbt:wbt_step(name: \"$dev\"" "wbt_step of $dev" || rc=1
 		grep -m 1 "wbt:wbt_step(" "$WBT_TMP/perf-trace.out" | sed 's/^ */# /'
