@@ -19,7 +19,7 @@ busybox | grep -q 'statically linked' || file -L "$(command -v busybox)" |
 
 inputs=$( (sha256sum "$0" "$(command -v busybox)" && for p in "${progs[@]}"; do
 	sha256sum "$(command -v "$p")"; done &&
-	find "$TOP/guest" "$TOP/tests" "$ksft/wbt" "$ksft/kselftest" "$doc" -type f -print0 \
+	find "$TOP/guest" "$TOP/tests" "$ksft/wbt" "$ksft/kselftest" "$LINUX/tools/wbt" "$doc" -type f -print0 \
 		2>/dev/null | sort -z | xargs -0 sha256sum) |
 	sha256sum | cut -d' ' -f1)
 if [ -f "$out" ] && [ "$(cat "$out.sum" 2>/dev/null)" = "$inputs" ]; then
@@ -55,6 +55,10 @@ build() {
 	if [ -d "$ksft/wbt" ]; then
 		mkdir -p "$root/kselftest"
 		cp -r "$ksft/wbt" "$ksft/kselftest" "$root/kselftest/"
+		# wbt_monitor.sh finds the monitor next to it, as installed
+		if [ -f "$LINUX/tools/wbt/wbtmon.sh" ]; then
+			install -m 0755 "$LINUX/tools/wbt/wbtmon.sh" "$root/kselftest/wbt/"
+		fi
 	else
 		log "initramfs: no wbt kselftests in $ksft (series not applied?)"
 	fi
