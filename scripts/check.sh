@@ -172,6 +172,8 @@ fi
 
 if group deb; then
 	banner "deb: the VM-config Debian package, its image, one boot"
+	t "deb: the distribution config configures with wbt (DEB_STEP=config)" \
+		env DEB_STEP=config "$TOP/scripts/deb.sh" distro
 	t "deb: make deb CONFIG=vm builds the packages" "$TOP/scripts/deb.sh" vm
 	if [[ $(tail -n1 "$res/results.txt") == PASS* ]]; then
 		"$TOP/tests/deb/check-deb.sh" "$WORK/deb/vm" >"$res/deb.ktap" 2>"$res/deb.log" || true

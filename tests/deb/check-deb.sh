@@ -89,6 +89,7 @@ done
 
 # Boot the packaged image.  The guest prints its release and the knob.
 vmlog=$dir/boot.log
+[ -f "$WORK/initramfs.cpio" ] || "$TOP/scripts/mkinitramfs.sh" >&2
 # shellcheck disable=SC2016 # expanded by the guest's shell
 if "$TOP/scripts/vm-run.sh" -q -n deb-boot -t 300 -k "$kimg" -d virtio -- \
 	'echo "DEB-RELEASE=$(uname -r)"; echo "DEB-WB_LAT_USEC=$(cat /sys/block/vda/queue/wb_lat_usec)"' \
