@@ -12,7 +12,11 @@
 #   rd     foreground readers (buffered random reads of a cold file)
 #   knobs  a write every 50 ms to wb_lat_usec, wbt_lat_usec or
 #          wb_window_usec: random valid values, 0, -1 and bad strings
-#   sched  scheduler switches: none, mq-deadline, kyber, bfq
+#   sched  scheduler switches: none, mq-deadline, kyber, bfq, on qdev
+#          and pc; not on the disk holding the swap file: 6.12's elevator
+#          switch allocates memory (kernfs) with the queue frozen, and
+#          reclaim's swap writes to that queue then deadlock (lockdep and
+#          the hung-task detector caught it; not wbt's doing)
 #   flip   queue/write_cache and queue/rotational toggles
 #   pcw    buffered writers on the raw pc device, throttled on it
 #   power  pc powered off and on under them; requeue and timeout fault
@@ -219,10 +223,8 @@ w_sched() {
 	n=0
 	while ! stopped; do
 		for s in mq-deadline kyber bfq none; do
-			for d in $VDA $QD; do
-				try "/sys/block/$d/queue/scheduler" "$s" && n=$((n + 1))
-			done
-			try "/sys/block/$PC/queue/scheduler" "$s"
+			try "/sys/block/$QD/queue/scheduler" "$s" && n=$((n + 1))
+			try "/sys/block/$PC/queue/scheduler" "$s" && n=$((n + 1))
 			count sched "$n"
 			sleep 0.5
 			stopped && break
