@@ -9,6 +9,7 @@ the median to the median of "none" from the same invocation.
 import gzip
 import json
 import os
+import re
 import statistics
 
 CONFIGS = ["none", "upstream", "wbt"]
@@ -24,6 +25,7 @@ JAN_PCTS = [25, 50, 75, 90, 99]
 
 LABELS = {
     "read_kbs": "read rate (KB/s)", "write_kbs": "write rate (KB/s)",
+    "total_kbs": "read + write rate (KB/s)",
     "reader_kbs": "reader (KB/s)", "writer_kbs": "writer (KB/s)",
     "read_max_us": "read max (us)", "read_mean_us": "read mean (us)",
     "mbps": "throughput (MB/s)", "max_latency_ms": "max latency (ms)",
@@ -34,7 +36,7 @@ LABELS = {
 }
 SHOWN = {
     "W1": ["read_p50_us", "read_p99_us", "read_p99.9_us", "read_p99.99_us", "read_max_us",
-           "read_kbs", "write_kbs"],
+           "read_kbs", "write_kbs", "total_kbs"],
     "W3": ["reader_kbs", "writer_kbs", "read_p25_us", "read_p50_us", "read_p75_us",
            "read_p99_us", "read_max_us"],
     "W2": ["mbps"], "W5": ["mbps", "max_latency_ms"],
@@ -200,11 +202,23 @@ def parse_run(raw):
 # ---------------------------------------------------------------------------
 # Aggregation
 
+def derived(metrics):
+    """Metrics computed from others of the same run (so that results.json
+    files written before they existed report them too)."""
+    out = {}
+    for k, rd in metrics.items():
+        if k.startswith("W1|") and k.endswith("|read_kbs"):
+            wr = metrics.get(k[:-len("read_kbs")] + "write_kbs")
+            if wr and len(wr) == len(rd):
+                out[k[:-len("read_kbs")] + "total_kbs"] = [a + b for a, b in zip(rd, wr)]
+    return out
+
+
 def samples(res, cfg):
     out = {}
     for r in res["runs"]:
         if r["config"] == cfg:
-            for k, v in r["metrics"].items():
+            for k, v in list(r["metrics"].items()) + list(derived(r["metrics"]).items()):
                 out.setdefault(k, []).extend(v)
     return out
 
@@ -330,6 +344,55 @@ def goals(agg, workloads):
         ratio_goal("W6: buffered sequential write >= 99 % of none", "wbt",
                    "W6|fast|seq_mbps", lambda r: r >= 0.99, "wbt/none = %.3f")
     return [(g.replace(" -:", ":"), m, h) for g, m, h in out]
+
+
+def knob_usec(meta, cell):
+    """The latency target a device line of the guest's meta reports."""
+    m = re.search(r"\bwbt?_lat_usec=(\d+)", meta.get("dev." + cell, ""))
+    return int(m.group(1)) if m else None
+
+
+def w1_why(res, agg, workloads):
+    """Markdown lines: the two bounds behind the W1 goals, from this run's
+    own figures.  Informational: the goals table above is the verdict."""
+    if "W1" not in workloads or "wbt" not in agg:
+        return []
+    cells = sorted({k.split("|")[1] for k in agg.get("none", {}) if k.startswith("W1|")})
+    L = []
+    for cell in cells:
+        k = "W1|%s|" % cell
+        try:
+            n99, w99 = agg["none"][k + "read_p99.9_us"][0], agg["wbt"][k + "read_p99.9_us"][0]
+            ntot, wtot = agg["none"][k + "total_kbs"][0], agg["wbt"][k + "total_kbs"][0]
+            rr, wr = ratio(agg, "wbt", k + "read_kbs"), ratio(agg, "wbt", k + "write_kbs")
+        except KeyError:
+            continue
+        target = knob_usec(first_meta(res, "wbt"), cell)
+        if not target or not n99 or not ntot or rr is None or wr is None:
+            continue
+        if target < n99:
+            why = ("wbt scales down only when a whole window's fastest read misses "
+                   "the target (%.1f ms here), so it allows reads of about the "
+                   "target; against none's p99.9 of %.1f ms the p99.9 ratio can only "
+                   "approach %.2f at this target (measured %.2f), not 0.1."
+                   % (target / 1000.0, n99 / 1000.0, target / n99, w99 / n99))
+        else:
+            why = ("none's p99.9 (%.2f ms) is already below the target (%.1f ms): "
+                   "reads never wait long enough for wbt to act, and the ratios are "
+                   "noise around 1." % (n99 / 1000.0, target / 1000.0))
+        share = ("Read + write rate: none %.0f KB/s, wbt %.0f KB/s (x%.3f)"
+                 % (ntot, wtot, wtot / ntot))
+        if rr > 1.05 and wr < 1.0:
+            share += ("; the device's bandwidth is shared, and the reader's x%.2f "
+                      "is paid by the writer's x%.3f." % (rr, wr))
+        else:
+            share += "."
+        L.append("- **%s**: %s  %s" % (cell, why, share))
+    if not L:
+        return []
+    return ["## W1: what bounds the ratios (from this run; informational)", "",
+            "The write-rate sum mixes two intervals (the reader's run and the "
+            "writer's whole passes), so it is approximate.", ""] + L + [""]
 
 
 def tradeoff(agg, cfgs, workloads):
@@ -470,6 +533,7 @@ def markdown(res):
         verdict = "n/a" if ok is None else "yes" if ok else "**NO**"
         L.append("| %s | %s | %s |" % (g, meas, verdict))
     L.append("")
+    L.extend(w1_why(res, agg, inv["workloads"]))
     L.extend(tradeoff(agg, cfgs, inv["workloads"]))
     for w in inv["workloads"]:
         keys = sorted({k for c in cfgs for k in agg.get(c, {}) if k.startswith(w + "|")})
