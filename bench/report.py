@@ -156,6 +156,10 @@ def parse_run(raw):
                 if secs > 0:
                     add("W1|%s|write_kbs" % cell, float(kv["write_mb"]) * 1024 / secs)
                 cdf.setdefault("W1|" + cell, []).extend(bins_us(clat))
+            elif w == "W1SLOW" and kv["at_ms_lat_us"] != "none":
+                pairs = [x.split(":") for x in kv["at_ms_lat_us"].split(",")]
+                rec.setdefault("slow", {}).setdefault(kv["dev"], []).append(
+                    [[int(t), float(us)] for t, us in pairs])
             elif w == "W2":
                 cell = "%s/%s/fsync=%s" % (kv["dev"], kv["fs"], kv["fsync"])
                 add("W2|%s|mbps" % cell, float(kv["mb"]) / max(float(kv["secs"]), 0.01))
@@ -395,6 +399,28 @@ def w1_why(res, agg, workloads):
             "writer's whole passes), so it is approximate.", ""] + L + [""]
 
 
+def slowest_reads(res, cfgs):
+    """Markdown lines: when each run's three slowest W1 reads happened."""
+    cells = sorted({c for r in res["runs"] for c in r.get("slow", {})})
+    if not cells:
+        return []
+    L = ["", "Slowest reads of each run, as latency in ms @ seconds since the "
+         "reader started (the writer starts 2 s before the reader):", "",
+         "| cell | configuration | run: slowest reads |", "|---|---|---|"]
+    for cell in cells:
+        for c in cfgs:
+            runs = []
+            for r in res["runs"]:
+                if r["config"] != c:
+                    continue
+                for rep in r.get("slow", {}).get(cell, []):
+                    runs.append("r%d: %s" % (r["repeat"], ", ".join(
+                        "%.1f @ %.2f" % (us / 1000.0, ms / 1000.0) for ms, us in rep[:3])))
+            if runs:
+                L.append("| %s | %s | %s |" % (cell, c, "; ".join(runs)))
+    return L
+
+
 def tradeoff(agg, cfgs, workloads):
     """Markdown lines: the W1 latency/throughput trade-off of each wbt@USEC
     configuration against none, next to wbt at its default target.
@@ -551,6 +577,8 @@ def markdown(res):
                     continue
                 L.append("| %s | %s | %s |" % (cell, label(met), " | ".join(
                     cell_text(agg, c, key) for c in cfgs)))
+        if w == "W1":
+            L.extend(slowest_reads(res, cfgs))
         t = "time|%s|secs" % w
         times = ", ".join("%s %.0f s" % (c, agg[c][t][0]) for c in cfgs if t in agg.get(c, {}))
         L.append("")

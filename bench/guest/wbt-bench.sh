@@ -285,6 +285,7 @@ w1() {
 	fio --name=reader --filename="$MNT/rfile" --rw=read --bs="$W1_BS" --ioengine=psync \
 		--invalidate=1 --size="${W1_READ_MB}m" --runtime="$W1_RUNTIME" \
 		--percentile_list=1:5:10:25:50:75:90:95:99:99.5:99.9:99.99:99.999 \
+		--write_lat_log=/tmp/w1lat --log_avg_msec=0 \
 		--output-format=json+ --output=/tmp/w1.json >/dev/null 2>/tmp/w1.err ||
 		{ say "ERROR: W1 fio failed: $(cat /tmp/w1.err)"; touch /tmp/w1.stop; wait; return 1; }
 	r1=$(now)
@@ -292,6 +293,12 @@ w1() {
 	wait "$wpid"
 	read -r passes wsecs </tmp/w1.writer
 	keep_json /tmp/w1.json "w1-$LABEL-r$rep"
+	# When the slowest reads happened (ms since the reader started: a
+	# transient at the start, or spread over the run?).
+	slow=$(sort -t, -k2,2nr /tmp/w1lat_clat.1.log 2>/dev/null | head -5 |
+		awk -F', *' '{ printf "%s%d:%.0f", (NR > 1 ? "," : ""), $1, $2 / 1000 }')
+	rm -f /tmp/w1lat_*.log
+	result "W1SLOW dev=$LABEL rep=$rep at_ms_lat_us=${slow:-none}"
 	result "W1 dev=$LABEL rep=$rep json=w1-$LABEL-r$rep.json.gz read_secs=$(elapsed "$r0" "$r1")" \
 		"write_mb=$((passes * W1_WRITE_MB)) write_secs=$wsecs"
 	say "W1 $LABEL rep $rep: done (reader $(elapsed "$r0" "$r1") s, writer $passes passes in $wsecs s)"
