@@ -1,69 +1,138 @@
 # wbt: writeback throttling for Linux 6.12 -- patch series and tooling.
 # Run "make help" for the targets.
+#
+# This file is the harness's one dependency graph.  Every stage is a file
+# under work/ with its real inputs as prerequisites, and every script is a
+# single step that never runs another stage itself:
+#
+#   work/deps.stamp                   Debian packages      scripts/deps.sh
+#   work/base.stamp                   pinned 6.12 in git   scripts/get-base.sh
+#   work/linux.wbt.stamp              patches/series       scripts/apply-series.sh wbt
+#   work/linux-base.upstream.stamp    patches/upstream.series  (... upstream)
+#   work/build/FLAVOUR/arch/x86/boot/bzImage                   scripts/build-kernel.sh
+#   work/initramfs.cpio               guest/, tests/, the applied tree's
+#                                     selftests, tools/wbt and document
+#
+# "make -n TARGET" shows what a target would run.  The bzImage targets are
+# remade when the applied series, the config fragments or the build script
+# change; after editing work/linux by hand, commit, "make export", or run
+# scripts/build-kernel.sh directly.
 
 SHELL := /bin/bash
 S := scripts
+W := work
+
+DEPS_STAMP := $(W)/deps.stamp
+BASE_STAMP := $(W)/base.stamp
+APPLY_WBT := $(W)/linux.wbt.stamp
+APPLY_UPSTREAM := $(W)/linux-base.upstream.stamp
+INITRAMFS := $(W)/initramfs.cpio
+image = $(W)/build/$(1)/arch/x86/boot/bzImage
+
+PATCHES := $(sort $(wildcard patches/[0-9][0-9][0-9][0-9]-*.patch))
+GUEST_FILES := $(shell find guest tests -type f 2>/dev/null)
 
 .PHONY: help deps base apply export verify-series checkpatch build build-upstream \
-	build-debug initramfs vm demo bench stress check check-series lint clean distclean
+	build-debug initramfs vm demo bench stress stress-args check check-series \
+	series-touched sparse lint deb clean distclean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
 		awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
 
-deps: ## install the Debian packages the harness needs
+# ---------------------------------------------------------------- stages
+
+$(DEPS_STAMP): $(S)/deps.sh
 	@$(S)/deps.sh
+	@touch $@
 
-base: deps ## get, check and import the pinned linux-source-6.12
+$(BASE_STAMP): base.pin $(S)/get-base.sh | $(DEPS_STAMP)
 	@$(S)/get-base.sh
+	@touch $@
 
-apply: base ## apply patches/ to the base with git am (work/linux, branch wbt)
-	@$(S)/apply-series.sh
+$(APPLY_WBT): $(BASE_STAMP) patches/series $(PATCHES) $(S)/apply-series.sh
+	@$(S)/apply-series.sh wbt
+	@touch $@
+
+$(APPLY_UPSTREAM): $(BASE_STAMP) patches/upstream.series $(PATCHES) $(S)/apply-series.sh
+	@$(S)/apply-series.sh upstream
+	@touch $@
+
+KBUILD_INPUTS := configs/vm.config $(S)/build-kernel.sh | $(DEPS_STAMP)
+
+$(call image,wbt): $(APPLY_WBT) configs/wbt.config $(KBUILD_INPUTS)
+	@$(S)/build-kernel.sh wbt
+	@touch $@
+
+$(call image,upstream): $(APPLY_UPSTREAM) configs/upstream.config $(KBUILD_INPUTS)
+	@$(S)/build-kernel.sh upstream
+	@touch $@
+
+$(call image,debug): $(APPLY_WBT) configs/wbt.config configs/debug.config $(KBUILD_INPUTS)
+	@$(S)/build-kernel.sh debug
+	@touch $@
+
+$(INITRAMFS): $(APPLY_WBT) $(S)/mkinitramfs.sh $(GUEST_FILES) | $(DEPS_STAMP)
+	@$(S)/mkinitramfs.sh
+	@touch $@
+
+# ---------------------------------------------------------------- targets
+
+deps: $(DEPS_STAMP) ## install the Debian packages the harness needs
+
+base: $(BASE_STAMP) ## get, check and import the pinned linux-source-6.12
+
+apply: $(APPLY_WBT) $(APPLY_UPSTREAM) ## apply patches/ to the base with git am (work/linux, branch wbt)
 
 export: ## write work/linux's commits back to patches/
 	@$(S)/export-series.sh
 
-verify-series: ## check that patches/ and work/linux agree
+verify-series: $(APPLY_WBT) ## check that patches/ and work/linux agree
 	@$(S)/verify-series.sh
 
-checkpatch: apply ## checkpatch.pl --strict on every patch
+checkpatch: $(APPLY_WBT) ## checkpatch.pl --strict on every patch
 	@$(S)/checkpatch-series.sh
 
-build: apply ## build the patched VM kernel
-	@$(S)/build-kernel.sh wbt
+build: $(call image,wbt) ## build the patched VM kernel
 
-build-upstream: base ## build the unpatched 6.12 VM kernel (benchmark baseline)
-	@$(S)/build-kernel.sh upstream
+build-upstream: $(call image,upstream) ## build the unpatched 6.12 VM kernel (benchmark baseline)
 
-build-debug: apply ## build the patched debug kernel (lockdep, KASAN, ...)
-	@$(S)/build-kernel.sh debug
+build-debug: $(call image,debug) ## build the patched debug kernel (lockdep, KASAN, ...)
 
-.PHONY: deb
-deb: ## Debian packages for real hardware -> work/deb/ [CONFIG=distro|vm, DEB_STEP=config]
+deb: $(APPLY_WBT) ## Debian packages for real hardware -> work/deb/ [CONFIG=distro|vm, DEB_STEP=config]
 	@DEB_STEP=$(DEB_STEP) $(S)/deb.sh $(or $(CONFIG),distro)
 
-initramfs: deps ## build the guest initramfs from Debian packages
-	@$(S)/mkinitramfs.sh
+initramfs: $(INITRAMFS) ## build the guest initramfs from Debian packages
 
-vm: build initramfs ## run CMD in the guest: make vm CMD='cat /proc/version' [DISKS='virtio nvme']
+vm: $(call image,wbt) $(INITRAMFS) ## run CMD in the guest: make vm CMD='cat /proc/version' [DISKS='virtio nvme']
 	@$(S)/vm-run.sh $(foreach d,$(DISKS),-d $(d)) -- $(if $(CMD),$(CMD),/guest/smoke.sh)
 
-demo: build initramfs ## build, boot and show writeback throttling at work
+demo: $(call image,wbt) $(INITRAMFS) ## build, boot and show writeback throttling at work
 	@$(S)/demo.sh
 
-bench: build build-upstream initramfs ## benchmark suite vs none and upstream [QUICK=1: W1 only, minutes]
+bench: $(call image,wbt) $(call image,upstream) $(INITRAMFS) ## benchmark suite vs none and upstream [QUICK=1: W1 only, minutes]
 	@QUICK=$(QUICK) $(S)/bench.sh
 
-stress: apply initramfs ## soak on the debug kernel [DURATION=600 seconds of guest time]
+# The duration is checked before the debug kernel is built.
+stress-args:
+	@$(S)/stress.sh --check $(DURATION)
+
+stress: stress-args $(call image,debug) $(INITRAMFS) ## soak on the debug kernel [DURATION=600 seconds of guest time]
 	@$(S)/stress.sh $(DURATION)
 
-check: deps ## run every test; last line: N passed, N failed, N skipped
-	@$(S)/check.sh
+series-touched: $(call image,wbt)
+	@$(S)/build-series.sh --touched
 
-check-series: apply ## build every patch of the series in full (slow)
+sparse: $(call image,wbt)
+	@$(S)/sparse-series.sh
+
+check-series: $(call image,wbt) ## build every patch of the series in full (slow)
 	@$(S)/build-series.sh --full
 
-lint: deps ## shellcheck the project's scripts
+check: $(DEPS_STAMP) ## run every test; last line: N passed, N failed, N skipped
+	@$(S)/check.sh
+
+lint: $(DEPS_STAMP) ## shellcheck the project's scripts
 	@ONLY=lint $(S)/check.sh
 
 clean: ## remove build outputs and logs, keep the base tree and ccache

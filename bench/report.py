@@ -462,6 +462,14 @@ def tradeoff(agg, cfgs, workloads):
 # ---------------------------------------------------------------------------
 # results.md
 
+def accel_of(inv):
+    """QEMU's accelerator: recorded by vm-run.sh -A, or read from the old
+    "kvm" flag (which only said whether /dev/kvm was writable)."""
+    if "accel" in inv:
+        return inv["accel"]
+    return "KVM (/dev/kvm writable)" if inv.get("kvm") else "QEMU TCG"
+
+
 def first_meta(res, cfg):
     for r in res["runs"]:
         if r["config"] == cfg and r.get("meta"):
@@ -482,6 +490,7 @@ def markdown(res):
     L.append("")
     L.append("## Setup")
     L.append("")
+    L.append("- accelerator: %s" % accel_of(inv))
     for c in cfgs:
         m = first_meta(res, c)
         L.append("- **%s**: %s; kernel `%s` (%s)"
@@ -494,7 +503,7 @@ def markdown(res):
     L.append("- guest: %d MiB RAM (MemTotal %s kB), %s vCPUs, %s; vm.dirty_bytes = %d MiB, "
              "vm.dirty_background_bytes = %d MiB (set by the guest script, read back: %s / %s)"
              % (inv["guest_mem_mb"], mem or "?", m.get("cpus", "?"),
-                "KVM" if inv.get("kvm") else "QEMU TCG",
+                accel_of(inv),
                 inv["dirty_bytes"] >> 20, inv["dirty_background_bytes"] >> 20,
                 m.get("dirty_bytes", "?"), m.get("dirty_background_bytes", "?")))
     L.append("- runs: %d boot(s) per configuration, interleaved (%s, ...); workloads %s; "

@@ -70,6 +70,15 @@ def kernel_image(k):
     return k
 
 
+def vm_accel(kernel):
+    """The accelerator vm-run.sh boots with, and why: "tcg: <reason>"."""
+    out = subprocess.run([os.path.join(TOP, "scripts", "vm-run.sh"), "-A", "-k", kernel],
+                         stdout=subprocess.PIPE, text=True)
+    if out.returncode != 0 or not out.stdout.strip():
+        die("vm-run.sh -A could not choose an accelerator")
+    return out.stdout.strip().splitlines()[-1]
+
+
 def build_running():
     """True if a kernel build holds work/.build.lock right now."""
     path = os.path.join(WORK, ".build.lock")
@@ -249,6 +258,8 @@ def main(argv):
     if build_running():
         log("WARNING: a kernel build holds work/.build.lock: the numbers will be noisy")
 
+    accel = vm_accel(a.kernel_wbt)
+    log("accelerator: %s" % accel)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     # Demo results are not for committing: they go under work/.
     outdir = a.out or (os.path.join(WORK, "bench", "demo-" + stamp) if a.demo
@@ -275,7 +286,7 @@ def main(argv):
             "guest_mem_mb": GUEST_MEM_MB, "dirty_bytes": DIRTY_BYTES,
             "dirty_background_bytes": DIRTY_BG_BYTES, "params": params,
             "host": os.uname().nodename, "host_cpus": os.cpu_count(),
-            "kvm": os.access("/dev/kvm", os.W_OK),
+            "accel": accel,
         },
         "runs": [],
     }

@@ -5,7 +5,7 @@
 for dev in $(guest_disks); do
 	q=/sys/block/$dev/queue
 	d=/sys/kernel/debug/block/$dev/rqos/wbt
-	echo "== $dev ($(disk_kind "$dev")): rotational=$(cat "$q/rotational") queue_depth=$(cat "/sys/block/$dev/device/queue_depth" 2>/dev/null || echo '?') write_cache='$(cat "$q/write_cache")'"
+	echo "== $dev ($(disk_type "$dev")): rotational=$(cat "$q/rotational") queue_depth=$(cat "/sys/block/$dev/device/queue_depth" 2>/dev/null || echo '?') write_cache='$(cat "$q/write_cache")'"
 	for f in wb_lat_usec wbt_lat_usec wb_window_usec; do
 		printf '   %-15s %s\n' "$f" "$(cat "$q/$f" 2>/dev/null || echo '(absent)')"
 	done
@@ -18,7 +18,7 @@ echo "== trace events: $(cd /sys/kernel/tracing/events/wbt 2>/dev/null && echo w
 # queueing null_blk disk (the selftests' "hdd" model, QD 32 and 2 ms, at
 # 20 MiB/s), with a 10 ms target that the reads behind queued writes miss.
 mon=/kselftest/wbt/wbtmon.sh
-if [ -f "$mon" ] && . /kselftest/wbt/wbt_lib.sh &&
+if [ -f "$mon" ] &&
 	make_qdev demo_mon hdd memory_backed=0 size=2048 fifo_bw_mbps=20; then
 	echo "== wbtmon.sh on $QDEV: dd writes 160 MiB through the page cache, dd reads 4k direct"
 	echo 10000 >"/sys/block/$QDEV/queue/wb_lat_usec"

@@ -1,5 +1,10 @@
 # shellcheck shell=sh
-# Helpers for scripts that run inside the test guest (busybox sh).
+# Helpers for scripts that run inside the test guest (busybox sh).  The
+# kselftests' wbt_lib.sh is the one place for what the guest scripts share
+# with them: the null_blk profiles (make_qdev) and the disk-type mapper
+# (disk_type).
+# shellcheck source=/dev/null
+. /kselftest/wbt/wbt_lib.sh
 
 # send_file PATH [NAME]: copy a file back to the host over the console;
 # scripts/vm-run.sh -o DIR writes it to DIR/NAME.
@@ -18,28 +23,4 @@ guest_disks() {
 		esac
 		[ -e "/sys/block/$d/mq" ] && echo "$d"
 	done
-}
-
-# What driver family a disk belongs to: virtio, scsi, ahci, ide, nvme.
-disk_kind() {
-	p=$(readlink -f "/sys/block/$1/device" 2>/dev/null)
-	case $1 in
-	vd*) echo virtio ;;
-	nvme*) echo nvme ;;
-	sd*)
-		case $p in
-		*/virtio*) echo scsi ;;
-		*/ata*)
-			if [ -e "$(echo "$p" | sed 's,/ata[0-9]*/.*,,')/driver" ] &&
-				readlink "$(echo "$p" | sed 's,/ata[0-9]*/.*,,')/driver" | grep -q ahci; then
-				echo ahci
-			else
-				echo ide
-			fi
-			;;
-		*) echo unknown ;;
-		esac
-		;;
-	*) echo unknown ;;
-	esac
 }

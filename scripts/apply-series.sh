@@ -1,14 +1,25 @@
 #!/bin/bash
-# Apply patches/ to the pinned base with git am:
-#   work/linux       branch wbt:      every patch in patches/series
-#   work/linux-base  branch upstream: the patches in patches/upstream.series
-#                    (the test device only), for the unpatched baseline
-# A no-op when a branch already holds exactly its patches.  Refuses to throw
-# away commits of work/linux that were not exported (FORCE=1 overrides).
+# Apply patches/ to the pinned base with git am.  Usage: apply-series.sh TREE
+#   wbt       work/linux       branch wbt:      every patch in patches/series
+#   upstream  work/linux-base  branch upstream: the patches in
+#             patches/upstream.series (the test device only), for the
+#             unpatched baseline
+# A no-op when the branch already holds exactly its patches.  Refuses to
+# throw away commits of work/linux that were not exported (FORCE=1
+# overrides).  Stages work/linux.wbt.stamp and work/linux-base.upstream.stamp
+# of the Makefile; the base must be imported (make base).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-"$TOP/scripts/get-base.sh"
+case ${1:-} in
+wbt) tree=$LINUX branch=$SERIES_BRANCH list=$TOP/patches/series ;;
+upstream) tree=$WORK/linux-base branch=upstream list=$TOP/patches/upstream.series ;;
+*) die "usage: $0 wbt|upstream" ;;
+esac
+[ $# -eq 1 ] || die "usage: $0 wbt|upstream"
+if [ ! -f "$WORK/base.stamp" ] || ! kgit rev-parse -q --verify "refs/heads/$BASE_BRANCH" >/dev/null; then
+	die "no imported base in $LINUX (run: make base)"
+fi
 
 # apply_to TREE BRANCH SERIESFILE
 apply_to() {
@@ -17,18 +28,16 @@ apply_to() {
 	stamp=$WORK/$(basename "$tree").$branch.stamp
 	mapfile -t plist <"$list"
 	sum=$(cd "$TOP/patches" && cat "$list" "${plist[@]}" | sha256sum | cut -d' ' -f1)
-	g() { git -C "$tree" -c user.name="$(git -C "$TOP" config user.name)" \
-		-c user.email="$(git -C "$TOP" config user.email)" "$@"; }
 
 	if [ ! -d "$tree" ]; then
 		kgit worktree prune
 		kgit worktree add -q -f --detach "$tree" "$BASE_BRANCH"
 	fi
-	if g rev-parse -q --verify "refs/heads/$branch" >/dev/null; then
-		head=$(g rev-parse "$branch")
+	if kgit_in "$tree" rev-parse -q --verify "refs/heads/$branch" >/dev/null; then
+		head=$(kgit_in "$tree" rev-parse "$branch")
 		if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sum $head" ]; then
 			log "$branch: already applied (${#plist[@]} patches) in $tree"
-			g checkout -q "$branch"
+			kgit_in "$tree" checkout -q "$branch"
 			return 0
 		fi
 		if [ "$tree" = "$LINUX" ] && [ "${FORCE:-0}" != 1 ] && [ -f "$stamp" ] &&
@@ -41,23 +50,20 @@ apply_to() {
 			die "$tree branch $branch has commits that are not in patches/ (run: make export, or FORCE=1 make apply to discard them)"
 		fi
 	fi
-	[ -z "$(g status --porcelain --untracked-files=no)" ] ||
+	[ -z "$(kgit_in "$tree" status --porcelain --untracked-files=no)" ] ||
 		die "$tree has uncommitted changes (commit and export them, or discard them)"
 
-	g am --abort >/dev/null 2>&1 || true
-	g checkout -q -B "$branch" "$BASE_BRANCH"
+	kgit_in "$tree" am --abort >/dev/null 2>&1 || true
+	kgit_in "$tree" checkout -q -B "$branch" "$BASE_BRANCH"
 	for p in "${plist[@]}"; do
 		[ -n "$p" ] || continue
 		[ -f "$TOP/patches/$p" ] || die "$(basename "$list") names $p, which does not exist"
-		if ! g am -q --keep-cr "$TOP/patches/$p" >/dev/null 2>&1; then
-			g am --abort >/dev/null 2>&1 || true
+		if ! kgit_in "$tree" am -q --keep-cr "$TOP/patches/$p" >/dev/null 2>&1; then
+			kgit_in "$tree" am --abort >/dev/null 2>&1 || true
 			die "patch $p does not apply to the base"
 		fi
 	done
-	echo "$sum $(g rev-parse HEAD)" >"$stamp"
+	echo "$sum $(kgit_in "$tree" rev-parse HEAD)" >"$stamp"
 }
 
-step "git am patches/series onto the base ($LINUX)" \
-	apply_to "$LINUX" "$SERIES_BRANCH" "$TOP/patches/series"
-step "git am patches/upstream.series onto the base ($WORK/linux-base)" \
-	apply_to "$WORK/linux-base" upstream "$TOP/patches/upstream.series"
+step "git am $(basename "$list") onto the base ($tree)" apply_to "$tree" "$branch" "$list"

@@ -15,7 +15,7 @@ set -euo pipefail
 help=0
 case ${1:-} in
 -h | --help)
-	sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'
+	(usage_from_header 0)
 	echo
 	help=1
 	;;

@@ -18,18 +18,14 @@ debug) src=$LINUX frags="vm wbt debug" ;;
 esac
 need make gcc ccache flex bison bc perl
 [ -d "$src" ] || die "$src missing (run: make apply)"
+# Stage work/build/FLAVOUR/arch/x86/boot/bzImage of the Makefile.
 
 out=$src/.build-$flavour
 mkdir -p "$out" "$WORK/build"
 ln -sfn "$out" "$WORK/build/$flavour"
 build_lock
 
-export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/wbt-ccache}
-export CCACHE_BASEDIR=$WORK
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
-# A fixed timestamp keeps init/version.c cacheable.
-export KBUILD_BUILD_TIMESTAMP="2024-11-17 00:00:00"
-export KBUILD_BUILD_USER=wbt KBUILD_BUILD_HOST=wbt
+kbuild_env
 jobs=${JOBS:-$(nproc)}
 mk=(make -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs")
 

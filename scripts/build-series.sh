@@ -12,7 +12,7 @@ mode=${1:-}
 case $mode in --touched | --full) ;; *) die "usage: $0 --touched|--full" ;; esac
 need make gcc ccache
 ref=$WORK/build/wbt/.config
-[ -f "$ref" ] || "$TOP/scripts/build-kernel.sh" wbt
+[ -f "$ref" ] || die "no VM kernel build in work/build/wbt (run: make build)"
 
 wt=$WORK/series-build
 out=$wt/.build-series
@@ -22,8 +22,7 @@ if [ ! -d "$wt" ]; then
 fi
 build_lock
 mkdir -p "$out"
-export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/wbt-ccache} CCACHE_BASEDIR=$WORK
-export KBUILD_BUILD_TIMESTAMP="2024-11-17 00:00:00"
+kbuild_env
 mk=(make -C "$wt" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"${JOBS:-$(nproc)}" -s)
 
 # Objects of the final build that a commit's .c files produce.

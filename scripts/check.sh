@@ -6,9 +6,6 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-res=$WORK/check
-rm -rf "$res"
-mkdir -p "$res"
 pass=0 fail=0 skip=0
 failed=()
 
@@ -34,69 +31,39 @@ t() {
 	fi
 }
 
-# A KTAP result line, with the indent of its level: "ok N name # SKIP why".
-ktap_re() { printf '^ {%d}(not ok|ok) [0-9]+ ([^#]*)(# *([A-Za-z]+) *(.*))?$' "$1"; }
+# shellcheck source=scripts/ktap.sh
+. "$TOP/scripts/ktap.sh"
 
-# ktap_record NAME: record the result that ktap_re just matched.
-ktap_record() {
-	if [ "${BASH_REMATCH[4]^^}" = SKIP ]; then
-		record SKIP "$1" "${BASH_REMATCH[5]:-no reason given}"
-	elif [ "${BASH_REMATCH[1]}" = ok ]; then
-		record PASS "$1"
-	else
-		record FAIL "$1"
-	fi
-}
-
-# ktap PREFIX FILE: count the top-level KTAP results in FILE.
-ktap() {
-	local prefix=$1 file=$2 line n=0 intap=0 re
-	re=$(ktap_re 0)
-	while IFS= read -r line; do
-		# Results start at the plan's header; KUnit's boot output before
-		# it is counted by kunit().
-		[[ $line == "TAP version"* ]] && intap=1
-		[ $intap = 1 ] || continue
-		if [[ $line =~ $re ]]; then
-			n=$((n + 1))
-			ktap_record "$prefix: ${BASH_REMATCH[2]% }"
-		fi
-	done < <(sed -e 's/^\[[ 0-9.]*\] //' "$file")
-	[ "$n" -gt 0 ] || record FAIL "$prefix: no results in $file"
-}
-
-# kunit FILE: count the KUnit cases of every suite in a console log.
-kunit() {
-	local file=$1 line n=0 insuite=0 suite="" re
-	re=$(ktap_re 4)
-	while IFS= read -r line; do
-		if [[ $line =~ ^\ {4}#\ Subtest:\ (.*)$ ]]; then
-			insuite=1 suite=${BASH_REMATCH[1]}
-		elif [ $insuite = 1 ] && [[ $line =~ $re ]]; then
-			n=$((n + 1))
-			ktap_record "kunit $suite: ${BASH_REMATCH[2]% }"
-		elif [[ $line =~ ^(not\ ok|ok)\ [0-9]+ ]]; then
-			insuite=0
-		fi
-	done <"$file"
-	[ "$n" -gt 0 ] || record FAIL "kunit: no KUnit results in $file"
+# stage NAME TARGET...: a pipeline stage, made by the Makefile (the one
+# dependency graph), counted as a test.
+stage() {
+	local name=$1
+	shift
+	t "$name" make -C "$TOP" --no-print-directory "$@"
 }
 
 # vmtest NAME LOGNAME VM-ARGS...: one guest run counted as a test; its
-# console is kept as work/check/LOGNAME.console.
+# console is work/check/LOGNAME.console, written by this run only.
 vmtest() {
-	local name=$1 lname=$2 logf=$res/$2.log
+	local name=$1 con=$res/$2.console logf=$res/$2.log
 	shift 2
-	if "$TOP/scripts/vm-run.sh" -q -n "$lname" "$@" >"$logf" 2>&1; then
+	rm -f "$con"
+	if "$TOP/scripts/vm-run.sh" -q -l "$con" "$@" >"$logf" 2>&1; then
 		record PASS "$name"
 	else
 		record FAIL "$name"
 		tail -n 15 "$logf" | sed 's/^/        | /'
 	fi
-	cp "$(find "$WORK/logs/vm" -name "*-$lname.log" | sort | tail -n1)" "$res/$lname.console"
 }
 
+groups="lint harness series build guest deb stress"
+for g in ${ONLY//,/ }; do
+	[[ " $groups " == *" $g "* ]] || die "ONLY: unknown group '$g' (groups: $groups)"
+done
 group() { [ -z "${ONLY:-}" ] || [[ ,$ONLY, == *,$1,* ]]; }
+res=$WORK/check
+rm -rf "$res"
+mkdir -p "$res"
 banner() { log "== $* =="; }
 
 if group lint; then
@@ -116,65 +83,62 @@ fi
 if group harness; then
 	banner "harness: bad input is refused"
 	for f in "$TOP"/tests/harness/*.sh; do
+		[ "$(basename "$f")" != lib.sh ] || continue
 		t "harness: $(basename "$f" .sh)" bash "$f"
 	done
 fi
 
 if group series; then
 	banner "series: git am, export round trip, checkpatch, per-patch build"
-	t "series: applies to the pinned base with git am" "$TOP/scripts/apply-series.sh"
+	stage "series: applies to the pinned base with git am" apply
 	t "series: patches/ matches the work tree" "$TOP/scripts/verify-series.sh"
 	while read -r p; do
 		t "series: checkpatch --strict $p" "$TOP/scripts/checkpatch-series.sh" "$p"
 	done <"$TOP/patches/series"
-	t "series: every patch builds the objects it touches" \
-		"$TOP/scripts/build-series.sh" --touched
-	t "series: sparse finds no new warnings in the changed files" \
-		"$TOP/scripts/sparse-series.sh"
+	stage "series: every patch builds the objects it touches" series-touched
+	stage "series: sparse finds no new warnings in the changed files" sparse
 fi
 
 if group build; then
 	banner "build: VM kernel and initramfs"
-	t "build: wbt VM kernel" "$TOP/scripts/build-kernel.sh" wbt
-	t "build: initramfs" "$TOP/scripts/mkinitramfs.sh"
+	stage "build: wbt VM kernel" build
+	stage "build: initramfs" initramfs
 fi
 
 if group guest; then
 	banner "guest: boot the patched kernel and test it"
-	disks=(-d virtio -d scsi -d ahci -d ide -d nvme)
+	group build || stage "guest: the kernel and the initramfs are built" build initramfs
+	types=(virtio scsi ahci ide nvme)
+	disks=()
+	for d in "${types[@]}"; do disks+=(-d "$d"); done
 	vmtest "guest: boots with every disk type, no kernel warnings" check-smoke \
-		-t 600 -a kunit.enable=1 "${disks[@]}" -- /guest/smoke.sh
+		-t 600 -a kunit.enable=1 "${disks[@]}" -- /guest/smoke.sh "${types[@]}"
 	ktap "guest smoke" "$res/check-smoke.console"
-	if grep -q '^CONFIG_WBT_KUNIT_TEST=y' "$TOP/configs/wbt.config"; then
-		kunit "$res/check-smoke.console"
-	else
-		record SKIP "kunit" "the series has no KUnit suite yet (configs/wbt.config)"
-	fi
-	if [ -d "$LINUX/tools/testing/selftests/wbt" ]; then
-		vmtest "guest: kselftests run to the end, no kernel warnings" check-ksft \
-			-t 2400 -m 2048 "${disks[@]}" -o "$res/ksft" -- /tests/guest/kselftests.sh
-		for f in "$res"/ksft/*.ktap; do
-			[ -f "$f" ] || { record FAIL "kselftests: no results came back"; break; }
-			ktap "kselftest $(basename "$f" .ktap)" "$f"
-		done
-	else
-		record SKIP "kselftests" "the series has no tools/testing/selftests/wbt yet"
-	fi
+	mapfile -t cases < <(kunit_cases "$LINUX/lib/tests/wbt_kunit.c")
+	[ ${#cases[@]} -gt 0 ] || record FAIL "kunit: no KUNIT_CASE in $LINUX/lib/tests/wbt_kunit.c"
+	kunit wbt "$res/check-smoke.console" "${cases[@]}"
+	# Every test of the series' kselftest Makefile runs and comes back.
+	# shellcheck disable=SC2016 # $(TEST_PROGS) is make's
+	mapfile -t ksft < <(make -s -C "$LINUX/tools/testing/selftests/wbt" -f Makefile -f - \
+		print-progs <<<'print-progs: ; @printf "%s\n" $(TEST_PROGS)' 2>/dev/null)
+	[ ${#ksft[@]} -gt 0 ] || record FAIL "kselftests: no TEST_PROGS in the wbt kselftest Makefile"
+	vmtest "guest: kselftests run to the end, no kernel warnings" check-ksft \
+		-t 2400 -m 2048 "${disks[@]}" -o "$res/ksft" -- /tests/guest/kselftests.sh "${ksft[@]}"
+	for f in "${ksft[@]}"; do
+		ktap -x "kselftest $f" "$res/ksft/$f.ktap"
+	done
 	# The observability recipes of Documentation/block/writeback-throttling.rst.
 	vmtest "guest: the document's recipes run, no kernel warnings" check-recipes \
 		-t 600 -o "$res/recipes" -- /tests/guest/recipes.sh
-	if [ -f "$res/recipes/recipes.ktap" ]; then
-		ktap "recipe" "$res/recipes/recipes.ktap"
-	else
-		record FAIL "recipes: no results came back"
-	fi
+	ktap "recipe" "$res/recipes/recipes.ktap"
 fi
 
 if group deb; then
 	banner "deb: the VM-config Debian package, its image, one boot"
-	t "deb: the distribution config configures with wbt (DEB_STEP=config)" \
-		env DEB_STEP=config "$TOP/scripts/deb.sh" distro
-	t "deb: make deb CONFIG=vm builds the packages" "$TOP/scripts/deb.sh" vm
+	group build || group guest || stage "deb: the initramfs is built" initramfs
+	stage "deb: the distribution config configures with wbt (DEB_STEP=config)" \
+		deb DEB_STEP=config CONFIG=distro
+	stage "deb: make deb CONFIG=vm builds the packages" deb CONFIG=vm
 	if [[ $(tail -n1 "$res/results.txt") == PASS* ]]; then
 		"$TOP/tests/deb/check-deb.sh" "$WORK/deb/vm" >"$res/deb.ktap" 2>"$res/deb.log" || true
 		ktap "deb" "$res/deb.ktap"
@@ -185,8 +149,8 @@ fi
 
 if group stress; then
 	banner "stress: short soak on the debug kernel (lockdep, KASAN, ...)"
-	t "stress: 2-minute soak on the debug kernel, no kernel reports, data verified" \
-		"$TOP/scripts/stress.sh" "${STRESS_SECONDS:-120}"
+	stage "stress: 2-minute soak on the debug kernel, no kernel reports, data verified" \
+		stress DURATION="${STRESS_SECONDS:-120}"
 fi
 
 echo

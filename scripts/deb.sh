@@ -9,13 +9,12 @@
 #                    configs/wbt.config, as scripts/build-kernel.sh wbt
 #   --configure-only (or DEB_STEP=config): stop after the .config is made
 #                    and checked; nothing is compiled
-# Applies the series first (make apply).  Builds in work/linux/.build-deb-CONFIG
+# Needs the applied series (make deb runs make apply first).  Builds in work/linux/.build-deb-CONFIG
 # with `make bindeb-pkg` and moves the packages to work/deb/CONFIG/.
 # DEB_BASE_CONFIG=FILE starts the distro config from FILE instead.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 2; }
 only_config=0
 case ${DEB_STEP:-package} in
 config) only_config=1 ;;
@@ -26,8 +25,8 @@ config=""
 for a in "$@"; do
 	case $a in
 	--configure-only) only_config=1 ;;
-	-h | --help) usage ;;
-	-*) echo "error: unknown option '$a'" >&2; usage ;;
+	-h | --help) usage_from_header 0 ;;
+	-*) echo "error: unknown option '$a'" >&2; usage_from_header ;;
 	*) [ -z "$config" ] || die "one CONFIG only (got '$config' and '$a')"
 	   config=$a ;;
 	esac
@@ -42,9 +41,8 @@ if [ -n "${DEB_BASE_CONFIG:-}" ]; then
 	[ -f "$DEB_BASE_CONFIG" ] || die "DEB_BASE_CONFIG=$DEB_BASE_CONFIG: no such file"
 fi
 
-"$TOP/scripts/deps.sh"
 need make gcc ccache flex bison bc perl dpkg-buildpackage dpkg-deb dh_testdir rsync
-"$TOP/scripts/apply-series.sh"
+[ -f "$WORK/linux.wbt.stamp" ] || die "the series is not applied in $LINUX (run: make apply)"
 
 out=$LINUX/.build-deb-$config
 dest=$WORK/deb/$config
@@ -153,12 +151,8 @@ configure() {
 	log "config: $(grep -c '=y$' "$out/.config") built in, $(grep -c '=m$' "$out/.config") modules; $out/.config"
 }
 
-export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/wbt-ccache}
-export CCACHE_BASEDIR=$WORK
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
-# The same fixed build identity as build-kernel.sh: ccache hits its objects.
-export KBUILD_BUILD_TIMESTAMP="2024-11-17 00:00:00"
-export KBUILD_BUILD_USER=wbt KBUILD_BUILD_HOST=wbt
+# The same build identity as build-kernel.sh: ccache hits its objects.
+kbuild_env
 # Set, even empty, LOCALVERSION keeps setlocalversion from appending "+"
 # for an untagged git tree: the release is 6.12.117 + CONFIG_LOCALVERSION.
 export LOCALVERSION=

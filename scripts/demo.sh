@@ -8,8 +8,9 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 log "demo 1/2: the patched kernel's writeback throttling state"
-"$TOP/scripts/vm-run.sh" -q -n demo-state -t 300 -d virtio -d scsi -d nvme -d ide \
+console=$WORK/logs/vm/$(date +%Y%m%d-%H%M%S)-demo-state.log
+"$TOP/scripts/vm-run.sh" -q -l "$console" -t 300 -d virtio -d scsi -d nvme -d ide \
 	-- /guest/demo.sh
-grep -E '^(== |   |demo:)' "$(find "$WORK/logs/vm" -name '*-demo-state.log' | sort | tail -n1)"
+grep -E '^(== |   |demo:)' "$console"
 log "demo 2/2: W1, a streaming writer against a reader, none vs wbt"
 "$TOP/scripts/bench.sh" --demo

@@ -1,13 +1,13 @@
 #!/bin/bash
 # Install the pinned linux-source-6.12, check it and import it into the
 # kernel git work tree (work/linux, branch "base").  Runs once; later calls
-# only verify the cached tree.
+# only verify the cached tree.  Stage work/base.stamp of the Makefile.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 load_pin
 
 stamp=$WORK/base.stamp
-if [ -f "$stamp" ] && [ -d "$LINUX/.git" ] &&
+if [ -f "$stamp" ] && [ "$stamp" -nt "$TOP/base.pin" ] && [ -d "$LINUX/.git" ] &&
 	kgit rev-parse -q --verify "refs/heads/$BASE_BRANCH" >/dev/null; then
 	log "base: cached $(cat "$stamp") in $LINUX"
 	exit 0

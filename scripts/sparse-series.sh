@@ -26,8 +26,7 @@ done
 [ ${#objs[@]} -gt 0 ] || die "the series changes no object of the VM build"
 
 build_lock
-export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/wbt-ccache} CCACHE_BASEDIR=$WORK
-export KBUILD_BUILD_TIMESTAMP="2024-11-17 00:00:00"
+kbuild_env
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -13,17 +13,21 @@
 #   -t SECONDS  hard timeout for the whole run [600]
 #   -a ARGS     extra kernel command line
 #   -f FILE     copy FILE into the guest's /run/, repeatable
-#   -n NAME     name of the log file [run]
+#   -n NAME     name of the log file: work/logs/vm/DATE-NAME.log [run]
+#   -l LOG      write the console log to LOG instead (overrides -n)
 #   -o DIR      copy the guest's /run/out (what the command leaves there,
 #               sent back over the console) to DIR
 #   -q          do not echo the console
+#   -A          print the accelerator that a boot would use, and why; boot
+#               nothing
+# Environment: WBT_ACCEL=kvm|tcg forces the accelerator; by default KVM is
+# used when a probe boot shows that it works (see vm_accel in lib.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernel=wbt mem=2048 cpus=2 timeout=600 append="" name=run quiet=0 outdir=""
-disks=() files=()
-usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 2; }
-while getopts k:d:m:c:t:a:f:n:o:qh opt; do
+kernel=wbt mem=2048 cpus=2 timeout=600 append="" name=run quiet=0 outdir="" logf=""
+disks=() files=() only_accel=0
+while getopts k:d:m:c:t:a:f:n:l:o:qAh opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
 	d) disks+=("$OPTARG") ;;
@@ -33,14 +37,16 @@ while getopts k:d:m:c:t:a:f:n:o:qh opt; do
 	a) append=$OPTARG ;;
 	f) files+=("$OPTARG") ;;
 	n) name=$OPTARG ;;
+	l) logf=$OPTARG ;;
 	o) outdir=$OPTARG ;;
 	q) quiet=1 ;;
-	*) usage ;;
+	A) only_accel=1 ;;
+	*) usage_from_header ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ "${1:-}" = -- ] && shift
-[ $# -gt 0 ] || { echo "error: no guest command given" >&2; usage; }
+[ $# -gt 0 ] || [ "$only_accel" = 1 ] || { echo "error: no guest command given" >&2; usage_from_header; }
 for v in "$mem" "$cpus" "$timeout"; do
 	if ! [[ $v =~ ^[0-9]+$ ]] || [ "$v" -eq 0 ]; then
 		die "not a positive number: '$v'"
@@ -61,6 +67,11 @@ wbt | upstream | debug) image=$WORK/build/$kernel/arch/x86/boot/bzImage ;;
 *) image=$kernel ;;
 esac
 [ -f "$image" ] || die "kernel image $image not found (run: make build)"
+vm_accel "$image"
+if [ "$only_accel" = 1 ]; then
+	echo "$ACCEL: $ACCEL_WHY"
+	exit 0
+fi
 initrd=$WORK/initramfs.cpio
 [ -f "$initrd" ] || die "$initrd not found (run: make initramfs)"
 
@@ -90,7 +101,7 @@ cat "$initrd" "$tmp/extra.cpio" >"$tmp/initrd.cpio"
 
 qemu=(qemu-system-x86_64 -M pc -m "$mem" -smp "$cpus" -nographic -no-reboot
 	-monitor none -serial stdio -nic none)
-if [ -w /dev/kvm ]; then
+if [ "$ACCEL" = kvm ]; then
 	qemu+=(-accel kvm -cpu host)
 else
 	qemu+=(-accel tcg -cpu max)
@@ -114,19 +125,29 @@ for d in "${disks[@]}"; do
 	i=$((i + 1))
 done
 
-logdir=$WORK/logs/vm
-mkdir -p "$logdir"
-logf=$logdir/$(date +%Y%m%d-%H%M%S)-$name.log
-cmdline="console=ttyS0 panic=-1 loglevel=7 rdinit=/init $append"
-log "vm[$name]: $(basename "$(dirname "$(dirname "$(dirname "$(dirname "$image")")")")") kernel, ${#disks[@]} disk(s), timeout ${timeout}s, log $logf"
+if [ -z "$logf" ]; then
+	mkdir -p "$WORK/logs/vm"
+	logf=$WORK/logs/vm/$(date +%Y%m%d-%H%M%S)-$name.log
+else
+	mkdir -p "$(dirname "$logf")"
+fi
+cmdline="console=ttyS0 panic=-1 loglevel=7 printk.time=1 rdinit=/init $append"
+log "vm[$name]: accelerator $ACCEL: $ACCEL_WHY"
+log "vm[$name]: $image, ${#disks[@]} disk(s), $ACCEL, timeout ${timeout}s, log $logf"
+# The header says what ran, so a log read later tells how it was made.
+{
+	echo "WBT-HOST: accel=$ACCEL ($ACCEL_WHY)"
+	echo "WBT-HOST: kernel=$image disks=${disks[*]:-none} mem=${mem}M cpus=$cpus timeout=${timeout}s"
+	echo "WBT-HOST: $(qemu-system-x86_64 --version | head -n1)"
+} >"$logf"
 
 set +e
 if [ "$quiet" = 1 ]; then
 	timeout -k 10 "$timeout" "${qemu[@]}" -kernel "$image" -initrd "$tmp/initrd.cpio" \
-		-append "$cmdline" </dev/null >"$logf" 2>&1
+		-append "$cmdline" </dev/null >>"$logf" 2>&1
 else
 	timeout -k 10 "$timeout" "${qemu[@]}" -kernel "$image" -initrd "$tmp/initrd.cpio" \
-		-append "$cmdline" </dev/null 2>&1 | tee "$logf"
+		-append "$cmdline" </dev/null 2>&1 | tee -a "$logf"
 fi
 qrc=${PIPESTATUS[0]}
 set -e
@@ -142,8 +163,7 @@ if [ -n "$outdir" ]; then
 		cmd != "" { print | cmd }' "$logf"
 fi
 
-bad=$(grep -E -n '(^|\] )(BUG:|WARNING:|Oops|Kernel panic|INFO: task .* blocked for more than|watchdog: BUG: soft lockup|BUG: KASAN|==================================================================$)' "$logf" |
-	grep -v 'WBT-' | head -5 || true)
+bad=$(console_splats "$logf")
 if [ -n "$bad" ]; then
 	log "vm[$name]: FAIL: the kernel reported problems:"
 	echo "$bad" >&2

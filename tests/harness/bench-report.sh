@@ -3,21 +3,11 @@
 # read + write rate (the sum of each run's own two rates) and the bounds
 # section come out of the recorded samples, and a missing file is refused.
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 src=$top/bench/results/20261201-010137/results.json
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-check() { # check DESCRIPTION CMD...
-	local what=$1
-	shift
-	if "$@"; then
-		echo "ok: $what"
-	else
-		echo "FAIL: $what"
-		fails=$((fails + 1))
-	fi
-}
 py=python3
 [ -x /usr/bin/python3 ] && py=/usr/bin/python3
 cp "$src" "$tmp/"
@@ -42,4 +32,4 @@ check "bounds section names the target read back from the device" \
 	grep -q 'misses the target (75.0 ms here)' "$md"
 out=$(PYTHONDONTWRITEBYTECODE=1 "$py" "$top/bench/run.py" --report "$tmp/nosuch" 2>&1)
 check "missing results.json is refused" grep -q 'not found' <<<"$out"
-exit $fails
+exit "$fails"

@@ -1,22 +1,14 @@
 #!/bin/bash
 # The build and series scripts refuse bad arguments with a clear message.
 set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-fails=0
-expect_fail() { # expect_fail PATTERN CMD...
-	local pat=$1 out rc
-	shift
-	out=$("$@" 2>&1)
-	rc=$?
-	if [ $rc -eq 0 ] || ! grep -q -- "$pat" <<<"$out"; then
-		echo "FAIL: $* -> rc=$rc, output: $out"
-		fails=$((fails + 1))
-	else
-		echo "ok: $* -> $(grep -m1 -- "$pat" <<<"$out")"
-	fi
-}
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
 expect_fail "usage:" "$top/scripts/build-kernel.sh" nosuchflavour
 expect_fail "usage:" "$top/scripts/build-series.sh" --sometimes
+expect_fail "usage:" "$top/scripts/apply-series.sh" everything
+expect_fail "ONLY: unknown group 'gust'" env ONLY=lint,gust "$top/scripts/check.sh"
+# make checks the duration before it builds the debug kernel.
+expect_fail "whole number from 30" make -C "$top" --no-print-directory stress DURATION=abc
 expect_fail "no such patch" "$top/scripts/checkpatch-series.sh" 9999-none.patch
 expect_fail "whole number from 30" "$top/scripts/stress.sh" abc
 expect_fail "whole number from 30" "$top/scripts/stress.sh" 5
@@ -26,4 +18,4 @@ expect_fail "unknown option" "$top/scripts/deb.sh" --nosuchoption
 expect_fail "must be config or package" env DEB_STEP=everything "$top/scripts/deb.sh" vm
 expect_fail "wbt@USEC needs USEC" env CONFIGS=none,wbt@abc "$top/scripts/bench.sh" --quick
 expect_fail "unknown configuration" env CONFIGS=none,nosuch "$top/scripts/bench.sh" --quick
-exit $fails
+exit "$fails"

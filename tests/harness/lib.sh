@@ -1,0 +1,32 @@
+# shellcheck shell=bash
+# Helpers of the harness tests (tests/harness/*.sh): each test prints one
+# "ok:" or "FAIL:" line per check and exits with the number of failures.
+# shellcheck disable=SC2034 # used by the sourcing test
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+fails=0
+
+# check DESCRIPTION CMD...: CMD must succeed.
+check() {
+	local what=$1
+	shift
+	if "$@"; then
+		echo "ok: $what"
+	else
+		echo "FAIL: $what"
+		fails=$((fails + 1))
+	fi
+}
+
+# expect_fail PATTERN CMD...: CMD must fail and print PATTERN.
+expect_fail() {
+	local pat=$1 out rc
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ] || ! grep -q -- "$pat" <<<"$out"; then
+		echo "FAIL: $* -> rc=$rc, output: $out"
+		fails=$((fails + 1))
+	else
+		echo "ok: $* -> $(grep -m1 -- "$pat" <<<"$out")"
+	fi
+}
