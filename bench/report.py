@@ -270,7 +270,7 @@ def cell_text(agg, cfg, key):
 
 
 # ---------------------------------------------------------------------------
-# Goals (issue 5)
+# Goals
 
 def goals(agg, workloads):
     """[(goal, measured, holds)] with holds True/False/None (not measured),

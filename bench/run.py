@@ -109,7 +109,7 @@ def dbench_loadfile():
 
 def parse_args(argv):
     p = argparse.ArgumentParser(prog="scripts/bench.sh",
-                                description="wbt benchmark suite (issue 5)")
+                                description="wbt benchmark suite")
     p.add_argument("--quick", action="store_true", help="W1 only, short (a few minutes)")
     p.add_argument("--demo", action="store_true",
                    help="W1 short form, none and wbt side by side (make demo)")

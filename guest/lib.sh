@@ -3,8 +3,9 @@
 # kselftests' wbt_lib.sh is the one place for what the guest scripts share
 # with them: the null_blk profiles (make_qdev) and the disk-type mapper
 # (disk_type).
+WBT_DIR=/kselftest/wbt
 # shellcheck source=/dev/null
-. /kselftest/wbt/wbt_lib.sh
+. "$WBT_DIR/wbt_lib.sh"
 
 # send_file PATH [NAME]: copy a file back to the host over the console;
 # scripts/vm-run.sh -o DIR writes it to DIR/NAME.

@@ -30,9 +30,9 @@
 # $RANDOM.
 # shellcheck disable=SC2317,SC2086,SC2046,SC3028
 
+# make_qdev, remove_qdev, write_bounded, wait_pids, pid_state: from the
+# kselftests' wbt_lib.sh, through guest/lib.sh
 . /guest/lib.sh
-# make_qdev, remove_qdev, write_bounded, wait_pids, pid_state.
-. /kselftest/wbt/wbt_lib.sh
 
 DUR=${1:-600}
 case $DUR in
@@ -376,6 +376,20 @@ PSWPOUT=$(($(awk '/^pswpout/ {print $2}' /proc/vmstat) - PSWPOUT0))
 sync
 umount /mnt/qd || fail "umount of $QD failed"
 umount /mnt/vda || fail "umount of $VDA failed"
+
+# The throttle was at work on qdev, and left nothing in flight: a soak in
+# which no write ever waited or the step never moved proves nothing.
+QDBG=/sys/kernel/debug/block/$QD/rqos/wbt
+qd_idle() { [ "$(cat "$QDBG/inflight" 2>/dev/null)" = 0 ]; }
+wait_for 30 qd_idle
+QSTATS=$(cat "$QDBG/stats" 2>/dev/null)
+QTHR=$(field "$QSTATS" throttled)
+QSTEPS=$(($(field "$QSTATS" scale_up) + $(field "$QSTATS" scale_down)))
+QINFL=$(cat "$QDBG/inflight" 2>/dev/null)
+log "qdev $QD at the end: $QSTATS; inflight ${QINFL:-none}"
+[ "${QTHR:-0}" -gt 0 ] || fail "no write was ever throttled on $QD ($QSTATS)"
+[ "$QSTEPS" -gt 0 ] || fail "the step never moved on $QD ($QSTATS)"
+[ "$QINFL" = 0 ] || fail "$QD has ${QINFL:-an unreadable number of} writes in flight at idle"
 remove stress_q
 
 # ------------------------------------------------------------- summary
@@ -405,6 +419,7 @@ summary="$summary, verify MB: $((verify_kb / 1024))"
 summary="$summary, reader runs: $(($(get rd_vda) + $(get rd_qd)))"
 summary="$summary, memory fills: $(get hog), pages swapped out: $PSWPOUT"
 summary="$summary, device removals: $removals_ok/$removals"
+summary="$summary, qdev throttled: ${QTHR:-0}, qdev scale steps: $QSTEPS, qdev inflight at the end: ${QINFL:-none}"
 echo "STRESS-SUMMARY: $summary"
 
 # A run that did nothing cannot pass.

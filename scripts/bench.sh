@@ -1,5 +1,5 @@
 #!/bin/bash
-# make bench: the benchmark suite of issue 5 (bench/README.md).
+# make bench: the benchmark suite (bench/README.md).
 #
 # Usage: scripts/bench.sh [--quick | --demo] [bench/run.py options]
 #   --quick     W1 only, short, 3 interleaved repeats (make bench QUICK=1)

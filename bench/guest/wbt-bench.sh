@@ -48,55 +48,27 @@ VIRTIO=$(guest_disks | head -n1)
 [ -n "$VIRTIO" ] || { say "ERROR: no virtio-blk disk in the guest"; exit 1; }
 
 # ---------------------------------------------------------------------------
-# Devices.  The queueing null_blk ("qdev") profiles live in qdev_create
-# only: the FIFO latency model's configfs attributes are checked here.
+# Devices.  The queueing null_blk ("qdev") profiles are the kselftests'
+# table (tools/testing/selftests/wbt/qdev_profiles, through make_qdev of
+# their wbt_lib.sh, which guest/lib.sh sources); the bench only sets the
+# size.
 
-NULLB_CFG=/sys/kernel/config/nullb
-
-# qdev_create PROFILE: create a null_blk device of PROFILE through configfs
-# and print its disk name.  Returns 2 when the kernel's null_blk has
+# qdev_create PROFILE: create a null_blk device of PROFILE (hdd, qd1 or
+# fast) and print its disk name.  Returns 2 when the kernel's null_blk has
 # no FIFO latency model (the profile needs it), 1 on other errors.
 qdev_create() {
-	prof=$1
-	cfg=$NULLB_CFG/bench_$prof
-	fifo=1
-	case $prof in
-	hdd) set -- hw_queue_depth=32 fifo_bw_mbps=40 fifo_base_nsec=2000000 \
-		rotational=1 memory_backed=1 size=2048 ;;
-	qd1) set -- hw_queue_depth=1 fifo_bw_mbps=40 fifo_base_nsec=2000000 \
-		rotational=1 memory_backed=1 size=2048 ;;
-	fast) fifo=0
-		set -- hw_queue_depth=64 memory_backed=0 size=4096 ;;
-	*) say "ERROR: unknown qdev profile '$prof'" >&2; return 1 ;;
+	case $1 in
+	hdd | qd1) size=2048 ;;
+	fast) size=4096 ;;
+	*) say "ERROR: unknown qdev profile '$1'" >&2; return 1 ;;
 	esac
-	[ -d "$NULLB_CFG" ] || return 2
-	[ -d "$cfg" ] && qdev_destroy "$prof"
-	mkdir "$cfg" || return 1
-	if [ "$fifo" = 1 ] && [ ! -e "$cfg/fifo_bw_mbps" ]; then
-		rmdir "$cfg"
-		return 2
+	make_qdev "bench_$1" "$1" size="$size" >&2
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		[ "$rc" = 2 ] || say "ERROR: null_blk $1: $WBT_ERR" >&2
+		return "$rc"
 	fi
-	for kv; do
-		k=${kv%%=*}
-		# rotational is optional: 6.12's null_blk does not have it.
-		if [ "$k" = rotational ] && [ ! -e "$cfg/$k" ]; then
-			say "NOTE: null_blk has no 'rotational' attribute; $prof stays non-rotational" >&2
-			continue
-		fi
-		if ! echo "${kv#*=}" >"$cfg/$k" 2>/dev/null; then
-			say "ERROR: null_blk attribute $k=${kv#*=} rejected" >&2
-			rmdir "$cfg"
-			return 1
-		fi
-	done
-	echo 1 >"$cfg/power" || { rmdir "$cfg"; return 1; }
-	# 6.12 names a configfs-made disk after its directory; older kernels
-	# call it nullbINDEX.
-	for n in "bench_$prof" "nullb$(cat "$cfg/index")"; do
-		[ -e "/sys/block/$n" ] && { echo "$n"; return 0; }
-	done
-	say "ERROR: null_blk $prof powered on, but no disk appeared" >&2
-	return 1
+	echo "$QDEV"
 }
 
 qdev_destroy() {
@@ -127,12 +99,8 @@ knob_file() {
 
 # qdev_has_fifo: does this kernel's null_blk have the FIFO latency model?
 qdev_has_fifo() {
-	[ -d "$NULLB_CFG" ] || return 1
-	mkdir "$NULLB_CFG/bench_probe" 2>/dev/null || return 1
-	f=0
-	[ -e "$NULLB_CFG/bench_probe/fifo_bw_mbps" ] && f=1
-	rmdir "$NULLB_CFG/bench_probe"
-	[ "$f" = 1 ]
+	[ -d "$NULLB_CFG" ] || modprobe null_blk nr_devices=0 2>/dev/null
+	grep -q fifo_bw_mbps "$NULLB_CFG/features" 2>/dev/null
 }
 if qdev_has_fifo; then HAVE_FIFO=1; else HAVE_FIFO=0; fi
 meta "qdev_fifo_model=$HAVE_FIFO"

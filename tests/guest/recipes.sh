@@ -11,9 +11,9 @@
 # seconds the latency target is set anew below the disk's read latency, so
 # that wbt scales down from step 0 and every event fires.  The recipe's output is then checked
 # for the events of that disk.
+# make_qdev, wbt_bg, read_loop, KTAP and the cleanup trap, from the
+# kselftests' wbt_lib.sh
 . /guest/lib.sh
-# make_qdev, wbt_bg, read_loop, the KTAP printer and the cleanup trap
-. /kselftest/wbt/wbt_lib.sh
 
 DOC=${1:-/doc/writeback-throttling.rst}
 RECIPES="trace-cmd perf-trace perf-record bpftrace blktrace"
@@ -50,7 +50,7 @@ load_stop()
 {
 	kill "$WPID" "$RPID" "$TPID" 2>/dev/null
 	wait_pids 120 "$WPID" "$RPID" "$TPID" ||
-		ktap_msg "load did not stop: $(pid_state "$WPID")"
+		ktap_print_msg "load did not stop: $(pid_state "$WPID")"
 	knob_set "$dev" wb_lat_usec -1
 }
 
@@ -62,7 +62,7 @@ run_recipe()
 	shift
 	recipe_text "$_r" | sed "s/sda/$dev/g" > "$WBT_TMP/$_r.sh"
 	if [ ! -s "$WBT_TMP/$_r.sh" ]; then
-		ktap_msg "no recipe '$_r' in $DOC"
+		ktap_print_msg "no recipe '$_r' in $DOC"
 		return 1
 	fi
 	sed "s/^/# $_r: /" "$WBT_TMP/$_r.sh"
@@ -72,7 +72,7 @@ run_recipe()
 	_rc=$?
 	load_stop
 	if [ $_rc -ne 0 ]; then
-		ktap_msg "$_r: exit status $_rc"
+		ktap_print_msg "$_r: exit status $_rc"
 		tail -n 20 "$WBT_TMP/$_r.out" | sed 's/^/# | /'
 	fi
 	return $_rc
@@ -82,7 +82,7 @@ run_recipe()
 expect()
 {
 	grep -q -e "$2" "$WBT_TMP/$1.out" && return 0
-	ktap_msg "$1: no $3 in the output; it has:"
+	ktap_print_msg "$1: no $3 in the output; it has:"
 	grep -o 'wbt_[a-z]*[:(] *[^ ]*' "$WBT_TMP/$1.out" | sort | uniq -c | sed 's/^/# | /'
 	head -n 5 "$WBT_TMP/$1.out" | sed 's/^/# | /'
 	return 1
@@ -90,14 +90,14 @@ expect()
 
 main()
 {
-	ktap_header
+	ktap_print_header
 	wbt_init
-	ktap_plan 7
+	wbt_plan documented trace-cmd perf-trace perf-record bpftrace-fields \
+		bpftrace blktrace
 
 	if [ ! -r "$DOC" ]; then
-		# shellcheck disable=SC2086
-		ktap_skip_rest "no $DOC in the initramfs" documented $RECIPES bpftrace-fields
-		ktap_finish
+		wbt_skip_rest "no $DOC in the initramfs"
+		ktap_finished
 	fi
 
 	# 1: the document has exactly the recipes this test runs
@@ -105,19 +105,18 @@ main()
 	want=$(echo "$RECIPES" | tr ' ' '\n' | sort | tr '\n' ' ')
 	rc=0
 	if [ "$have" != "$want" ]; then
-		ktap_msg "recipes in $DOC: $have; in this test: $want"
+		ktap_print_msg "recipes in $DOC: $have; in this test: $want"
 		rc=1
 	fi
-	ktap_result $rc documented
+	wbt_result $rc documented
 
 	if ! make_qdev recipes hdd; then
-		# shellcheck disable=SC2086
-		ktap_skip_rest "$WBT_ERR" $RECIPES bpftrace-fields
-		ktap_finish
+		wbt_skip_rest "$WBT_ERR"
+		ktap_finished
 	fi
 	dev=$QDEV
 	wbt_set_dirty 33554432 8388608
-	ktap_msg "disk $dev, target ${TARGET_USEC}us under load"
+	ktap_print_msg "disk $dev, target ${TARGET_USEC}us under load"
 
 	# 2: trace-cmd record/report
 	rc=1
@@ -132,7 +131,7 @@ main()
 			grep -m 1 " $e: " "$WBT_TMP/trace-cmd.out" | sed 's/^ */# /'
 		done
 	fi
-	ktap_result $rc trace-cmd
+	wbt_result $rc trace-cmd
 
 	# 3: perf trace
 	rc=1
@@ -143,7 +142,7 @@ main()
 		expect perf-trace "wbt:wbt_step(name: \"$dev\"" "wbt_step of $dev" || rc=1
 		grep -m 1 "wbt:wbt_step(" "$WBT_TMP/perf-trace.out" | sed 's/^ */# /'
 	fi
-	ktap_result $rc perf-trace
+	wbt_result $rc perf-trace
 
 	# 4: perf record/script
 	rc=1
@@ -154,7 +153,7 @@ main()
 			"wbt_step of $dev with its reason" || rc=1
 		grep -m 1 "wbt:wbt_step: " "$WBT_TMP/perf-record.out" | sed 's/^ */# /'
 	fi
-	ktap_result $rc perf-record
+	wbt_result $rc perf-record
 
 	# 5: the bpftrace one-liner's tracepoint and fields exist
 	T=$(wbt_trace_dir)
@@ -163,25 +162,25 @@ main()
 	fmt=$T/events/wbt/$ev/format
 	rc=0
 	if [ -z "$ev" ] || [ ! -r "$fmt" ]; then
-		ktap_msg "bpftrace: no wbt tracepoint '$ev' (${fmt})"
+		ktap_print_msg "bpftrace: no wbt tracepoint '$ev' (${fmt})"
 		rc=1
 	else
 		fields=$(grep -o 'args->[a-z_]*' "$WBT_TMP/bpftrace.sh" | sed 's/args->//' | sort -u)
 		for f in $fields; do
 			if ! grep -q "field:[^;]*[ *]$f\(\[[0-9]*\]\)\{0,1\};" "$fmt"; then
-				ktap_msg "bpftrace: $ev has no field $f"
+				ktap_print_msg "bpftrace: $ev has no field $f"
 				rc=1
 			fi
 		done
 	fi
-	ktap_result $rc bpftrace-fields
+	wbt_result $rc bpftrace-fields
 
 	# 6: bpftrace itself
 	if command -v bpftrace > /dev/null; then
-		ktap_msg "bpftrace is installed, but this test does not run it yet"
-		ktap_fail bpftrace
+		ktap_print_msg "bpftrace is installed, but this test does not run it yet"
+		wbt_result 1 bpftrace
 	else
-		ktap_skip bpftrace "not in the initramfs: it needs about 260 MB of LLVM and clang libraries and a kernel with BPF_SYSCALL and BPF_EVENTS"
+		wbt_skip bpftrace "not in the initramfs: it needs about 260 MB of LLVM and clang libraries and a kernel with BPF_SYSCALL and BPF_EVENTS"
 	fi
 
 	# 7: blktrace, blkparse, btt
@@ -192,11 +191,11 @@ main()
 		expect blktrace "^D2C " "D2C line" || rc=1
 		expect blktrace "BLKavg" "request sizes" || rc=1
 		grep -q ' D  *W' "$WBT_TMP/blktrace/wbt.txt" 2>/dev/null ||
-			{ ktap_msg "blktrace: no dispatched writes in wbt.txt"; rc=1; }
+			{ ktap_print_msg "blktrace: no dispatched writes in wbt.txt"; rc=1; }
 	fi
-	ktap_result $rc blktrace
+	wbt_result $rc blktrace
 
-	ktap_finish
+	ktap_finished
 }
 
 # The results are counted on the host; the run itself succeeded.
