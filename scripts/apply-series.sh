@@ -29,6 +29,11 @@ apply_to() {
 	mapfile -t plist <"$list"
 	sum=$(cd "$TOP/patches" && cat "$list" "${plist[@]}" | sha256sum | cut -d' ' -f1)
 
+	# A worktree whose metadata went with a re-imported base is rebuilt.
+	if [ "$tree" != "$LINUX" ] && [ -d "$tree" ] && ! git -C "$tree" rev-parse -q HEAD >/dev/null 2>&1; then
+		log "$tree: not a worktree of $LINUX any more; checking it out again"
+		rm -rf "$tree"
+	fi
 	if [ ! -d "$tree" ]; then
 		kgit worktree prune
 		kgit worktree add -q -f --detach "$tree" "$BASE_BRANCH"

@@ -6,11 +6,20 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 load_pin
 
+# The stamp's first line is what the pin asked for: the tree is imported
+# again only when the pin's package or version changes, not when base.pin
+# is merely touched or its comments edited.
 stamp=$WORK/base.stamp
-if [ -f "$stamp" ] && [ "$stamp" -nt "$TOP/base.pin" ] && [ -d "$LINUX/.git" ] &&
-	kgit rev-parse -q --verify "refs/heads/$BASE_BRANCH" >/dev/null; then
-	log "base: cached $(cat "$stamp") in $LINUX"
+if [ -f "$stamp" ] && [ "$(head -n1 "$stamp")" = "$PIN_PKG $PIN_VERSION" ] &&
+	[ -d "$LINUX/.git" ] && kgit rev-parse -q --verify "refs/heads/$BASE_BRANCH" >/dev/null; then
+	log "base: cached $(tail -n1 "$stamp") in $LINUX"
 	exit 0
+fi
+pinned="$PIN_PKG $PIN_VERSION"
+if [ "${FORCE:-0}" != 1 ] && [ -d "$LINUX/.git" ] &&
+	kgit rev-parse -q --verify "refs/heads/$SERIES_BRANCH" >/dev/null &&
+	! "$TOP/scripts/verify-series.sh" >/dev/null 2>&1; then
+	die "importing the base again would discard commits of $LINUX that are not in patches/ (run: make export, or FORCE=1 make base)"
 fi
 
 installed=$(dpkg-query -W -f='${Status} ${Version}' "$PIN_PKG" 2>/dev/null || true)
@@ -61,4 +70,4 @@ import() {
 	kgit tag -f "base-${PIN_VERSION//\~/_}" >/dev/null
 }
 step "import base into git" import
-echo "$PIN_PKG $PIN_VERSION" >"$stamp"
+printf '%s\n%s\n' "$pinned" "$PIN_PKG $PIN_VERSION" >"$stamp"

@@ -6,15 +6,20 @@
 # ktap_re INDENT: a result line at INDENT spaces, "ok N name # SKIP why".
 ktap_re() { printf '^ {%d}(not ok|ok) ([0-9]+)( ([^#]*))?(# *([A-Za-z]+) *(.*))?$' "$1"; }
 
-# ktap_lines FILE: FILE without printk timestamps and carriage returns.
-ktap_lines() { sed -E -e 's/\r$//' -e 's/^\[ *[0-9]+\.[0-9]+\] //' "$1"; }
+# ktap_lines FILE: FILE without carriage returns.
+ktap_lines() { sed -e 's/\r$//' "$1"; }
+
+# kernel_lines FILE: the kernel's messages in a console log (the lines
+# with a printk timestamp), without the timestamp.
+kernel_lines() { sed -n -E -e 's/\r$//' -e 's/^\[ *[0-9]+\.[0-9]+\] //p' "$1"; }
 
 # ktap [-x] PREFIX FILE: record the top-level results of the KTAP stream in
-# FILE as "PREFIX: name".  A plan of N with fewer than N results, a bail
-# out, a stream without plan or results, and (with -x, for the streams of
-# tests/guest/kselftests.sh) a missing "# exit status" line, or a
-# non-zero one that no failed result or bail out explains, each add a FAIL
-# that says what is missing.
+# FILE as "PREFIX: name".  The kernel's own messages in a console (lines
+# with a printk timestamp, such as KUnit's KTAP) are not part of it.  A
+# plan of N with fewer than N results, a bail out, a stream without plan
+# or results, and (with -x, for the streams of tests/guest/kselftests.sh)
+# a missing "# exit status" line, or a non-zero one that no failed result
+# or bail out explains, each add a FAIL that says what is missing.
 ktap() {
 	local want_exit=0
 	if [ "$1" = -x ]; then
@@ -29,6 +34,7 @@ ktap() {
 		return 0
 	fi
 	while IFS= read -r line; do
+		[[ $line =~ ^\[\ *[0-9]+\.[0-9]+\]\  ]] && continue
 		# Results start at the header; a console's boot output before
 		# it is not part of the stream.
 		if [[ $line == "TAP version"* || $line == "KTAP version"* ]]; then
@@ -118,7 +124,7 @@ kunit() {
 		elif [ $insuite = 1 ] && [[ $line =~ ^(not\ ok|ok)\ [0-9]+\ $suite$ ]]; then
 			insuite=0 ended=1
 		fi
-	done < <(ktap_lines "$file")
+	done < <(kernel_lines "$file")
 	if [ "$n" = 0 ]; then
 		record FAIL "kunit $suite: no results in $file"
 		return 0

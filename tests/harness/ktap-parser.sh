@@ -70,6 +70,9 @@ expect "without -x an exit status is not required" \
 "PASS|k: first|
 PASS|k: second|
 FAIL|k: results 3-5 of 5 missing (last result: 2 (second))|" ktap k "$fx/ksft-truncated.ktap"
+expect "a console: the kernel's KTAP (KUnit) and messages are not the stream's results" \
+"PASS|k: tracefs mounted|
+PASS|k: virtio disk attached and seen (vda)|" ktap k "$fx/smoke-with-kunit.console"
 expect "a stream that never came back fails" \
 "FAIL|k: no output ($fx/nonexistent.ktap is missing or empty)|" ktap -x k "$fx/nonexistent.ktap"
 
