@@ -16,6 +16,8 @@ md=$tmp/results.md
 check "results.md written" test -s "$md"
 check "goals table has the W1 hdd p99.9 goal" \
 	grep -q '^| W1 hdd wbt vs none: read p99.9 at least 10x lower | wbt/none = ' "$md"
+check "goals table has the W1 hdd p99 goal that was a kselftest" \
+	grep -q '^| W1 hdd wbt vs none: read p99 at least 1.5x lower | wbt/none = ' "$md"
 check "plots written" test -s "$tmp/cdf-w1-hdd.png"
 # The median of read + write must equal the median of the per-run sums.
 want=$(PYTHONDONTWRITEBYTECODE=1 "$py" - "$src" <<'PY'
