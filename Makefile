@@ -13,10 +13,14 @@
 #   work/initramfs.cpio               guest/, tests/, the applied tree's
 #                                     selftests, tools/wbt and document
 #
-# "make -n TARGET" shows what a target would run.  The bzImage targets are
-# remade when the applied series, the config fragments or the build script
+# "make -n TARGET" shows what a target would run.  The stamp scripts
+# rewrite a stamp only when its content changes (the package list, the
+# pinned version, the applied patches), so a touched input costs one cheap
+# re-check and rebuilds nothing after it.  The bzImage targets are remade
+# when the applied series, the config fragments or the build script
 # change; after editing work/linux by hand, commit, "make export", or run
-# scripts/build-kernel.sh directly.
+# scripts/build-kernel.sh directly.  The initramfs script always runs and
+# repacks only when a file that goes into the image changed.
 
 SHELL := /bin/bash
 S := scripts
@@ -29,12 +33,28 @@ APPLY_UPSTREAM := $(W)/linux-base.upstream.stamp
 INITRAMFS := $(W)/initramfs.cpio
 image = $(W)/build/$(1)/arch/x86/boot/bzImage
 
-PATCHES := $(sort $(wildcard patches/[0-9][0-9][0-9][0-9]-*.patch))
-GUEST_FILES := $(shell find guest tests -type f 2>/dev/null)
+PATCHES_WBT := $(addprefix patches/,$(shell cat patches/series 2>/dev/null))
+PATCHES_UPSTREAM := $(addprefix patches/,$(shell cat patches/upstream.series 2>/dev/null))
+
+# A stamp whose tree is gone is stale: drop it, so the stage is made again.
+ifeq ($(wildcard $(W)/linux/.git),)
+$(shell rm -f $(BASE_STAMP) $(APPLY_WBT))
+endif
+ifeq ($(wildcard $(W)/linux-base/.git),)
+$(shell rm -f $(APPLY_UPSTREAM))
+endif
+
+# make stress checks its duration before it builds anything, -j or not.
+ifneq ($(filter stress,$(MAKECMDGOALS)),)
+STRESS_ARGS_ERROR := $(shell $(S)/stress.sh --check $(DURATION) 2>&1 >/dev/null)
+ifneq ($(STRESS_ARGS_ERROR),)
+$(error $(STRESS_ARGS_ERROR))
+endif
+endif
 
 .PHONY: help deps base apply export verify-series checkpatch build build-upstream \
-	build-debug initramfs vm demo bench stress stress-args check check-series \
-	series-touched sparse lint deb clean distclean
+	build-debug initramfs vm demo bench stress check check-series \
+	series-touched sparse lint deb clean distclean FORCE
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -44,19 +64,15 @@ help: ## list the targets
 
 $(DEPS_STAMP): $(S)/deps.sh
 	@$(S)/deps.sh
-	@touch $@
 
 $(BASE_STAMP): base.pin $(S)/get-base.sh | $(DEPS_STAMP)
 	@$(S)/get-base.sh
-	@touch $@
 
-$(APPLY_WBT): $(BASE_STAMP) patches/series $(PATCHES) $(S)/apply-series.sh
+$(APPLY_WBT): $(BASE_STAMP) patches/series $(PATCHES_WBT) $(S)/apply-series.sh
 	@$(S)/apply-series.sh wbt
-	@touch $@
 
-$(APPLY_UPSTREAM): $(BASE_STAMP) patches/upstream.series $(PATCHES) $(S)/apply-series.sh
+$(APPLY_UPSTREAM): $(BASE_STAMP) patches/upstream.series $(PATCHES_UPSTREAM) $(S)/apply-series.sh
 	@$(S)/apply-series.sh upstream
-	@touch $@
 
 KBUILD_INPUTS := configs/vm.config $(S)/build-kernel.sh | $(DEPS_STAMP)
 
@@ -72,9 +88,10 @@ $(call image,debug): $(APPLY_WBT) configs/wbt.config configs/debug.config $(KBUI
 	@$(S)/build-kernel.sh debug
 	@touch $@
 
-$(INITRAMFS): $(APPLY_WBT) $(S)/mkinitramfs.sh $(GUEST_FILES) | $(DEPS_STAMP)
+$(INITRAMFS): $(APPLY_WBT) FORCE | $(DEPS_STAMP)
 	@$(S)/mkinitramfs.sh
-	@touch $@
+
+FORCE:
 
 # ---------------------------------------------------------------- targets
 
@@ -109,15 +126,12 @@ vm: $(call image,wbt) $(INITRAMFS) ## run CMD in the guest: make vm CMD='cat /pr
 
 demo: $(call image,wbt) $(INITRAMFS) ## build, boot and show writeback throttling at work
 	@$(S)/demo.sh
+	@$(S)/bench.sh --demo
 
 bench: $(call image,wbt) $(call image,upstream) $(INITRAMFS) ## benchmark suite vs none and upstream [QUICK=1: W1 only, minutes]
 	@QUICK=$(QUICK) $(S)/bench.sh
 
-# The duration is checked before the debug kernel is built.
-stress-args:
-	@$(S)/stress.sh --check $(DURATION)
-
-stress: stress-args $(call image,debug) $(INITRAMFS) ## soak on the debug kernel [DURATION=600 seconds of guest time]
+stress: $(call image,debug) $(INITRAMFS) ## soak on the debug kernel [DURATION=600 seconds of guest time]
 	@$(S)/stress.sh $(DURATION)
 
 series-touched: $(call image,wbt)

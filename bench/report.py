@@ -467,9 +467,16 @@ def tradeoff(agg, cfgs, workloads):
 # ---------------------------------------------------------------------------
 # results.md
 
-def accel_of(inv):
-    """QEMU's accelerator: recorded by vm-run.sh -A, or read from the old
-    "kvm" flag (which only said whether /dev/kvm was writable)."""
+def accel_of(res):
+    """QEMU's accelerator: what each boot's vm-run.sh said, else what
+    vm-run.sh -A said at the start, else the old "kvm" flag (which only
+    said whether /dev/kvm was writable)."""
+    inv = res["invocation"]
+    runs = sorted({r["accel"] for r in res.get("runs", []) if r.get("accel")})
+    if len(runs) > 1:
+        return "**mixed**: " + "; ".join(runs)
+    if runs:
+        return runs[0]
     if "accel" in inv:
         return inv["accel"]
     return "KVM (/dev/kvm writable)" if inv.get("kvm") else "QEMU TCG"
@@ -495,7 +502,7 @@ def markdown(res):
     L.append("")
     L.append("## Setup")
     L.append("")
-    L.append("- accelerator: %s" % accel_of(inv))
+    L.append("- accelerator: %s" % accel_of(res))
     for c in cfgs:
         m = first_meta(res, c)
         L.append("- **%s**: %s; kernel `%s` (%s)"
@@ -508,7 +515,7 @@ def markdown(res):
     L.append("- guest: %d MiB RAM (MemTotal %s kB), %s vCPUs, %s; vm.dirty_bytes = %d MiB, "
              "vm.dirty_background_bytes = %d MiB (set by the guest script, read back: %s / %s)"
              % (inv["guest_mem_mb"], mem or "?", m.get("cpus", "?"),
-                accel_of(inv),
+                accel_of(res),
                 inv["dirty_bytes"] >> 20, inv["dirty_background_bytes"] >> 20,
                 m.get("dirty_bytes", "?"), m.get("dirty_background_bytes", "?")))
     L.append("- runs: %d boot(s) per configuration, interleaved (%s, ...); workloads %s; "

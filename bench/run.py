@@ -213,9 +213,13 @@ def run_one(a, cfg, rep, idx, total, outdir, params, files):
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, errors="replace")
     tail = []
+    accel = None
     for line in proc.stdout:
         line = line.rstrip("\r\n").replace("\r", "")
         tail = (tail + [line])[-15:]
+        ma = re.search(r"vm\[[^]]*\]: accelerator (\S+: .*)$", line)
+        if ma:
+            accel = ma.group(1)
         m = line.find("BENCH: ")
         if m >= 0:
             log("  %s r%d: %s" % (cfg, rep, line[m + 7:]))
@@ -226,7 +230,7 @@ def run_one(a, cfg, rep, idx, total, outdir, params, files):
     shutil.rmtree(tmp, ignore_errors=True)
     rec = report.parse_run(raw)
     rec.update(config=cfg, repeat=rep, kernel=kernel, knob=knob, rc=rc, ok=rc == 0,
-               secs=round(secs, 1))
+               secs=round(secs, 1), accel=accel)
     if rc != 0:
         log("run %d/%d: %s r%d FAILED (exit %d); last console lines:"
             % (idx, total, cfg, rep, rc))

@@ -67,7 +67,7 @@ else
 	echo "stress: no /proc/lockdep_stats: not the debug kernel"
 fi
 
-VDA=$(guest_disks | head -n1)
+VDA=$(find_disk virtio)
 [ -n "$VDA" ] || { echo "stress: no virtio-blk disk"; exit 1; }
 
 if ! make_qdev stress_q hdd size=384; then
@@ -384,7 +384,9 @@ qd_idle() { [ "$(cat "$QDBG/inflight" 2>/dev/null)" = 0 ]; }
 wait_for 30 qd_idle
 QSTATS=$(cat "$QDBG/stats" 2>/dev/null)
 QTHR=$(field "$QSTATS" throttled)
-QSTEPS=$(($(field "$QSTATS" scale_up) + $(field "$QSTATS" scale_down)))
+QUP=$(field "$QSTATS" scale_up)
+QDOWN=$(field "$QSTATS" scale_down)
+QSTEPS=$((${QUP:-0} + ${QDOWN:-0}))
 QINFL=$(cat "$QDBG/inflight" 2>/dev/null)
 log "qdev $QD at the end: $QSTATS; inflight ${QINFL:-none}"
 [ "${QTHR:-0}" -gt 0 ] || fail "no write was ever throttled on $QD ($QSTATS)"

@@ -47,7 +47,7 @@ apply_to() {
 		fi
 		if [ "$tree" = "$LINUX" ] && [ "${FORCE:-0}" != 1 ] && [ -f "$stamp" ] &&
 			[ "$(cut -d' ' -f2 "$stamp")" != "$head" ]; then
-			if "$TOP/scripts/verify-series.sh" >/dev/null 2>&1; then
+			if series_matches 2>/dev/null; then
 				log "$branch: work tree commits match patches/"
 				echo "$sum $head" >"$stamp"
 				return 0

@@ -27,7 +27,7 @@ build_lock
 
 kbuild_env
 jobs=${JOBS:-$(nproc)}
-mk=(make -C "$src" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs")
+mk=(kmake "$src" "$out")
 
 configure() {
 	local f files=() frag_sum

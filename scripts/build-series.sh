@@ -23,7 +23,7 @@ fi
 build_lock
 mkdir -p "$out"
 kbuild_env
-mk=(make -C "$wt" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"${JOBS:-$(nproc)}" -s)
+mk=(kmake "$wt" "$out" -s)
 
 # Objects of the final build that a commit's .c files produce.
 objects() {

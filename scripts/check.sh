@@ -3,6 +3,7 @@
 # counted once; the last line is "N passed, N failed, N skipped".
 #   ONLY=group[,group]  run only these groups: lint harness series build
 #                       guest deb stress (default: all)
+#   --list              print the groups that would run, and exit
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -57,10 +58,19 @@ vmtest() {
 }
 
 groups="lint harness series build guest deb stress"
-for g in ${ONLY//,/ }; do
+only=${ONLY:-}
+for g in ${only//,/ }; do
 	[[ " $groups " == *" $g "* ]] || die "ONLY: unknown group '$g' (groups: $groups)"
 done
-group() { [ -z "${ONLY:-}" ] || [[ ,$ONLY, == *,$1,* ]]; }
+group() { [ -z "$only" ] || [[ ,$only, == *,$1,* ]]; }
+case ${1:-} in
+--list)
+	for g in $groups; do group "$g" && echo "$g"; done
+	exit 0
+	;;
+'') ;;
+*) die "usage: $0 [--list]" ;;
+esac
 res=$WORK/check
 rm -rf "$res"
 mkdir -p "$res"

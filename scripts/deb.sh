@@ -157,7 +157,7 @@ kbuild_env
 # for an untagged git tree: the release is 6.12.117 + CONFIG_LOCALVERSION.
 export LOCALVERSION=
 jobs=${JOBS:-$(nproc)}
-mk=(make -C "$LINUX" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs")
+mk=(kmake "$LINUX" "$out")
 
 step "configure $config" configure
 if [ "$only_config" = 1 ]; then

@@ -1,9 +1,10 @@
 #!/bin/bash
-# make demo: boot the patched kernel and show writeback throttling at work.
-# Part 1 shows the knobs and trace events on every disk type; part 2 is
-# the benchmark's W1 in short form: a buffered streaming writer against a
-# reader on the queueing test device, with throttling off (none) and on
-# (wbt) side by side.
+# make demo, part 1: boot the patched kernel and show its writeback
+# throttling state on every disk type, its trace events and the live
+# monitor under load.  The Makefile then runs part 2, the benchmark's W1
+# in short form (scripts/bench.sh --demo): a buffered streaming writer
+# against a reader on the queueing test device, with throttling off (none)
+# and on (wbt) side by side.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -13,4 +14,3 @@ console=$WORK/logs/vm/$(date +%Y%m%d-%H%M%S)-demo-state.log
 	-- /guest/demo.sh
 grep -E '^(== |   |demo:)' "$console"
 log "demo 2/2: W1, a streaming writer against a reader, none vs wbt"
-"$TOP/scripts/bench.sh" --demo

@@ -18,7 +18,7 @@ fi
 pinned="$PIN_PKG $PIN_VERSION"
 if [ "${FORCE:-0}" != 1 ] && [ -d "$LINUX/.git" ] &&
 	kgit rev-parse -q --verify "refs/heads/$SERIES_BRANCH" >/dev/null &&
-	! "$TOP/scripts/verify-series.sh" >/dev/null 2>&1; then
+	! series_matches 2>/dev/null; then
 	die "importing the base again would discard commits of $LINUX that are not in patches/ (run: make export, or FORCE=1 make base)"
 fi
 

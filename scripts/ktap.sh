@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # KTAP streams read as test results, every result counted against its plan.
-# Sourced by scripts/check.sh, scripts/stress.sh and the harness tests; the
-# caller defines record STATUS NAME [REASON] (STATUS: PASS, FAIL, SKIP).
+# Sourced by scripts/check.sh, scripts/stress.sh and the harness tests,
+# after scripts/lib.sh; the caller defines record STATUS NAME [REASON]
+# (STATUS: PASS, FAIL, SKIP).
 
 # ktap_re INDENT: a result line at INDENT spaces, "ok N name # SKIP why".
 ktap_re() { printf '^ {%d}(not ok|ok) ([0-9]+)( ([^#]*))?(# *([A-Za-z]+) *(.*))?$' "$1"; }
@@ -10,8 +11,8 @@ ktap_re() { printf '^ {%d}(not ok|ok) ([0-9]+)( ([^#]*))?(# *([A-Za-z]+) *(.*))?
 ktap_lines() { sed -e 's/\r$//' "$1"; }
 
 # kernel_lines FILE: the kernel's messages in a console log (the lines
-# with a printk timestamp), without the timestamp.
-kernel_lines() { sed -n -E -e 's/\r$//' -e 's/^\[ *[0-9]+\.[0-9]+\] //p' "$1"; }
+# with a printk timestamp, PRINTK_TS_RE of lib.sh), without the timestamp.
+kernel_lines() { sed -n -E -e 's/\r$//' -e "s/^$PRINTK_TS_RE//p" "$1"; }
 
 # ktap [-x] PREFIX FILE: record the top-level results of the KTAP stream in
 # FILE as "PREFIX: name".  The kernel's own messages in a console (lines
@@ -27,14 +28,14 @@ ktap() {
 		shift
 	fi
 	local prefix=$1 file=$2 line re intap=0 plan="" n=0 nfail=0 last="none"
-	local exitst="" skipall="" note="" bail="" name reason
+	local exitst="" skipall="" note="" bail="" name reason badnum=""
 	re=$(ktap_re 0)
 	if [ ! -s "$file" ]; then
 		record FAIL "$prefix: no output ($file is missing or empty)"
 		return 0
 	fi
-	while IFS= read -r line; do
-		[[ $line =~ ^\[\ *[0-9]+\.[0-9]+\]\  ]] && continue
+	while IFS= read -r line || [ -n "$line" ]; do
+		[[ $line =~ ^$PRINTK_TS_RE ]] && continue
 		# Results start at the header; a console's boot output before
 		# it is not part of the stream.
 		if [[ $line == "TAP version"* || $line == "KTAP version"* ]]; then
@@ -44,9 +45,12 @@ ktap() {
 		[ $intap = 1 ] || continue
 		if [[ $line =~ ^1\.\.([0-9]+)( *# *[Ss][Kk][Ii][Pp] *(.*))?$ ]]; then
 			plan=${BASH_REMATCH[1]}
-			[ "$plan" != 0 ] || skipall=${BASH_REMATCH[3]:-no reason given}
+			if [ "$plan" = 0 ] && [ -n "${BASH_REMATCH[2]}" ]; then
+				skipall=${BASH_REMATCH[3]:-no reason given}
+			fi
 		elif [[ $line =~ $re ]]; then
 			n=$((n + 1))
+			[ "${BASH_REMATCH[2]}" = "$n" ] || badnum+=" ${BASH_REMATCH[2]}@$n"
 			name=${BASH_REMATCH[4]% }
 			last="$n ($name)"
 			if [ "${BASH_REMATCH[6]^^}" = SKIP ]; then
@@ -72,8 +76,12 @@ ktap() {
 
 	if [ $intap = 0 ]; then
 		record FAIL "$prefix: no KTAP stream in $file"
-	elif [ -n "$skipall" ]; then
+	elif [ -n "$skipall" ] && [ "$n" = 0 ]; then
 		record SKIP "$prefix" "$skipall"
+	elif [ -n "$skipall" ]; then
+		record FAIL "$prefix: $n result(s) after a plan that skips everything"
+	elif [ "$plan" = 0 ]; then
+		record FAIL "$prefix: a plan of 0 results without # SKIP"
 	elif [ -z "$plan" ]; then
 		record FAIL "$prefix: no plan line (1..N); $n result(s)"
 	elif [ "$n" -lt "$plan" ]; then
@@ -81,6 +89,7 @@ ktap() {
 	elif [ "$n" -gt "$plan" ]; then
 		record FAIL "$prefix: $n results, but the plan is $plan"
 	fi
+	[ -z "$badnum" ] || record FAIL "$prefix: results numbered out of sequence (number@position:$badnum)"
 	[ -z "$bail" ] || record FAIL "$prefix: bailed out: $bail"
 	[ $want_exit = 1 ] || return 0
 	if [ -z "$exitst" ]; then
@@ -105,7 +114,7 @@ kunit() {
 	shift 2
 	local -A seen=()
 	re=$(ktap_re 4)
-	while IFS= read -r line; do
+	while IFS= read -r line || [ -n "$line" ]; do
 		if [[ $line =~ ^\ {4}#\ Subtest:\ (.*)$ ]]; then
 			[ "${BASH_REMATCH[1]}" = "$suite" ] && insuite=1 || insuite=0
 		elif [ $insuite = 1 ] && [[ $line =~ ^\ {4}1\.\.([0-9]+)$ ]]; then

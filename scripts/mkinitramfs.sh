@@ -69,8 +69,7 @@ build() {
 	cp -r /usr/share/dbench "$root/usr/share/" 2>/dev/null || true
 	printf 'root:x:0:0:root:/root:/bin/sh\n' >"$root/etc/passwd"
 	printf 'root:x:0:\n' >"$root/etc/group"
-	(cd "$root" && find . -print0 | sort -z |
-		cpio --null -o -H newc --owner=0:0 --quiet) >"$out.tmp"
+	pack_cpio "$root" >"$out.tmp"
 	mv "$out.tmp" "$out"
 }
 step "build initramfs" build

@@ -34,8 +34,7 @@ trap 'rm -rf "$tmp"' EXIT
 sparse_of() {
 	local src=$1 out=$2
 	shift 2
-	make -C "$src" O="$out" CC="ccache gcc" -j"${JOBS:-$(nproc)}" -s C=2 \
-		CHECK="sparse" "$@" 2>&1 >/dev/null |
+	kmake "$src" "$out" -s C=2 CHECK="sparse" "$@" 2>&1 >/dev/null |
 		grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' |
 		sed -E 's/^([^:]+):[0-9]+:[0-9]+: /\1: /' | sort || true
 }

@@ -56,7 +56,7 @@ kpass=0 kskip=0
 record() {
 	case $1 in
 	PASS) kpass=$((kpass + 1)) ;;
-	SKIP) kskip=$((kskip + 1)) ;;
+	SKIP) kskip=$((kskip + 1)) fails+=("KUnit under the debug kernel: $2 skipped (${3:-}): every case must pass") ;;
 	FAIL) fails+=("KUnit under the debug kernel: $2") ;;
 	esac
 }

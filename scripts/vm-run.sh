@@ -1,8 +1,9 @@
 #!/bin/bash
 # Boot a kernel under QEMU, run one command in the guest and propagate its
 # exit status.  The console is shown (unless -q) and saved under work/logs/vm/.
-# The run fails if the kernel logs a BUG, WARNING, Oops, lockdep, KASAN or
-# hung-task report, or panics, even when the command itself succeeded.
+# The run fails if the kernel logs a BUG, WARNING, Oops, lockdep, KASAN,
+# SLUB, hung-task, soft-lockup or RCU stall report, or panics, even when the
+# command itself succeeded.
 #
 # Usage: vm-run.sh [options] -- COMMAND...
 #   -k KERNEL   flavour (wbt, upstream, debug) or a bzImage path [wbt]
@@ -18,8 +19,9 @@
 #   -o DIR      copy the guest's /run/out (what the command leaves there,
 #               sent back over the console) to DIR
 #   -q          do not echo the console
-#   -A          print the accelerator that a boot would use, and why; boot
-#               nothing
+#   -A          print the accelerator that a boot would use, and why, then
+#               exit (this may run the KVM probe, which boots KERNEL briefly)
+#   -h          this help
 # Environment: WBT_ACCEL=kvm|tcg forces the accelerator; by default KVM is
 # used when a probe boot shows that it works (see vm_accel in lib.sh).
 set -euo pipefail
@@ -41,6 +43,7 @@ while getopts k:d:m:c:t:a:f:n:l:o:qAh opt; do
 	o) outdir=$OPTARG ;;
 	q) quiet=1 ;;
 	A) only_accel=1 ;;
+	h) usage_from_header 0 ;;
 	*) usage_from_header ;;
 	esac
 done
@@ -67,7 +70,10 @@ wbt | upstream | debug) image=$WORK/build/$kernel/arch/x86/boot/bzImage ;;
 *) image=$kernel ;;
 esac
 [ -f "$image" ] || die "kernel image $image not found (run: make build)"
-vm_accel "$image"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/wbt-vm.XXXXXX")
+imgdir=$tmp
+trap 'rm -rf "$tmp" "$imgdir"' EXIT
+vm_accel "$image" "$tmp"
 if [ "$only_accel" = 1 ]; then
 	echo "$ACCEL: $ACCEL_WHY"
 	exit 0
@@ -75,14 +81,11 @@ fi
 initrd=$WORK/initramfs.cpio
 [ -f "$initrd" ] || die "$initrd not found (run: make initramfs)"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/wbt-vm.XXXXXX")
 # Disk images live in RAM when there is room: deleting gigabytes written to
 # a file system mounted with discard takes minutes.
-imgdir=$tmp
 if [ -d /dev/shm ] && [ "$(df -Pk /dev/shm | awk 'NR == 2 {print $4}')" -gt 8388608 ]; then
 	imgdir=$(mktemp -d /dev/shm/wbt-vm.XXXXXX)
 fi
-trap 'rm -rf "$tmp" "$imgdir"' EXIT
 
 # The command and extra files go into a second cpio archive appended to the
 # initramfs; the kernel unpacks both.
@@ -96,7 +99,7 @@ for f in "${files[@]}"; do
 	[ -f "$f" ] || die "-f $f: no such file"
 	cp "$f" "$tmp/extra/run/"
 done
-(cd "$tmp/extra" && find . | cpio -o -H newc --owner=0:0 --quiet) >"$tmp/extra.cpio"
+pack_cpio "$tmp/extra" >"$tmp/extra.cpio"
 cat "$initrd" "$tmp/extra.cpio" >"$tmp/initrd.cpio"
 
 qemu=(qemu-system-x86_64 -M pc -m "$mem" -smp "$cpus" -nographic -no-reboot
@@ -143,10 +146,10 @@ log "vm[$name]: $image, ${#disks[@]} disk(s), $ACCEL, timeout ${timeout}s, log $
 
 set +e
 if [ "$quiet" = 1 ]; then
-	timeout -k 10 "$timeout" "${qemu[@]}" -kernel "$image" -initrd "$tmp/initrd.cpio" \
+	timeout --foreground -k 10 "$timeout" "${qemu[@]}" -kernel "$image" -initrd "$tmp/initrd.cpio" \
 		-append "$cmdline" </dev/null >>"$logf" 2>&1
 else
-	timeout -k 10 "$timeout" "${qemu[@]}" -kernel "$image" -initrd "$tmp/initrd.cpio" \
+	timeout --foreground -k 10 "$timeout" "${qemu[@]}" -kernel "$image" -initrd "$tmp/initrd.cpio" \
 		-append "$cmdline" </dev/null 2>&1 | tee -a "$logf"
 fi
 qrc=${PIPESTATUS[0]}
@@ -157,9 +160,12 @@ rc=$(sed -n 's/^WBT-EXIT: \([0-9]*\)$/\1/p' "$logf" | tail -n1)
 if [ -n "$outdir" ]; then
 	mkdir -p "$outdir"
 	# Files sent back by guest/lib.sh's send_file, base64 between markers.
-	awk -v dir="$outdir" '
+	# The kernel shares the console: its messages (timestamped lines) can
+	# land between the base64 lines and are not part of the file.
+	TS="^$PRINTK_TS_RE" awk -v dir="$outdir" '
 		/^WBT-FILE-BEGIN / { f = dir "/" $2; cmd = "base64 -d > \"" f "\""; next }
 		/^WBT-FILE-END/ { close(cmd); cmd = ""; next }
+		cmd != "" && $0 ~ ENVIRON["TS"] { next }
 		cmd != "" { print | cmd }' "$logf"
 fi
 

@@ -44,7 +44,7 @@ esac
 meta "knob_mode=$KNOB_MODE"
 meta "fio=$(fio --version)"
 
-VIRTIO=$(guest_disks | head -n1)
+VIRTIO=$(find_disk virtio)
 [ -n "$VIRTIO" ] || { say "ERROR: no virtio-blk disk in the guest"; exit 1; }
 
 # ---------------------------------------------------------------------------

@@ -66,6 +66,15 @@ expect "a bail out fails, and so do the results it left out" \
 "PASS|k: first|
 FAIL|k: results 2-3 of 3 missing (last result: 1 (first))|
 FAIL|k: bailed out: the device vanished|" ktap -x k "$fx/ksft-bail.ktap"
+expect "the same result three times does not fill a plan of 3" \
+"PASS|k: first|
+PASS|k: first|
+PASS|k: first|
+FAIL|k: results numbered out of sequence (number@position: 1@2 1@3)|" ktap -x k "$fx/ksft-renumbered.ktap"
+expect "a plan of 0 without # SKIP fails" \
+"FAIL|k: a plan of 0 results without # SKIP|" ktap -x k "$fx/ksft-plan0.ktap"
+expect "a last line without a newline still counts" \
+"PASS|k: first|" ktap -x k "$fx/ksft-no-newline.ktap"
 expect "without -x an exit status is not required" \
 "PASS|k: first|
 PASS|k: second|
@@ -101,6 +110,8 @@ check "splat scan: a WARNING after user output on the same line fails the run" \
 	grep -q 'WARNING: CPU: 1 PID: 77 at block/blk-mq-wbt.c' <<<"$(console_splats "$fx/console-midline.console")"
 check "splat scan: user text that mentions WARNING or BUG does not" \
 	test -z "$(console_splats "$fx/console-clean.console")"
+check "splat scan: SLUB's report, its banner and an RCU tasks-trace stall" \
+	test "$(console_splats "$fx/console-slub.console" | wc -l)" = 3
 check "splat scan: the Oops of a crashed KUnit run" \
 	test "$(console_splats "$fx/kunit-crashed.console" | wc -l)" = 2
 exit "$fails"

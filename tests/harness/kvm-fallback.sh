@@ -3,10 +3,13 @@
 # plays a host whose /dev/kvm is writable but whose KVM aborts ("failed to
 # set MSR"), one whose KVM guest hangs, and one whose KVM works.  Shows the
 # fallback to TCG with its reason, the cached verdict, the log header, the
-# WBT_ACCEL override and its refusal of a bad value.
+# WBT_ACCEL override and its refusal of a bad value; and a kernel that
+# boots under neither, which must not be blamed on KVM.
 set -u
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
+# The caller's own choice (WBT_ACCEL=tcg make check) must not steer the test.
+unset WBT_ACCEL WBT_KVM_PROBE_SECS
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/bin"
@@ -19,16 +22,23 @@ if [ "${1:-}" = --version ]; then
 	exit 0
 fi
 echo "$*" >>"$FAKE_QEMU_LOG"
+probe=0
+[[ "$*" == */probe/probe.cpio* ]] && probe=1
+if [ "$FAKE_KVM" = broken ] && [ $probe = 1 ]; then
+	echo "Kernel panic - not syncing: VFS: Unable to mount root fs"
+	exit 0
+fi
 if [[ " $* " == *" -accel kvm "* ]]; then
 	case $FAKE_KVM in
 	abort)
+		[ -z "${FAKE_SLOW:-}" ] || sleep 1
 		echo "qemu-system-x86_64: error: failed to set MSR 0x10a to 0x69" >&2
 		echo "qemu-system-x86_64: ../../target/i386/kvm/kvm.c:3212: kvm_buf_set_msrs: Assertion failed." >&2
 		exit 134 ;;
 	hang) echo "Booting from ROM.."; sleep 30; exit 0 ;;
 	esac
 fi
-if [[ "$*" == *wbt-kvm-probe* ]]; then
+if [ $probe = 1 ]; then
 	echo "WBT-KVM-PROBE: user space"
 else
 	echo "WBT-GUEST: kernel stand-in"
@@ -73,8 +83,27 @@ check "KVM guest hangs: the probe times out and the run falls back to TCG" \
 w=$tmp/works
 run "$w" ok
 check "KVM works: the guest is booted with -accel kvm -cpu host" \
-	bash -c "grep -v wbt-kvm-probe '$w/qemu.calls' | grep -q -- '-accel kvm -cpu host'"
+	bash -c "grep -v probe.cpio '$w/qemu.calls' | grep -q -- '-accel kvm -cpu host'"
 check "KVM works: the header says kvm" grep -q '^WBT-HOST: accel=kvm (KVM probe passed' "$w/console.log"
+
+w=$tmp/concurrent
+mkdir -p "$w"
+: >"$w/initramfs.cpio"
+for i in 1 2; do
+	env PATH="$tmp/bin:$PATH" WBT_WORK="$w" WBT_KVM_DEV="$tmp/kvm" FAKE_KVM=abort \
+		FAKE_QEMU_LOG="$w/qemu.calls" FAKE_SLOW=1 "$top/scripts/vm-run.sh" -q \
+		-k "$tmp/bzImage" -l "$w/console$i.log" -- true >"$w/out$i" 2>&1 &
+done
+wait
+check "two first runs at once: both boot, and KVM is probed once" \
+	bash -c "grep -q 'guest command exited 0' '$w/out1' && grep -q 'guest command exited 0' '$w/out2' &&
+		[ \$(grep -c -- '-accel kvm' '$w/qemu.calls') = 1 ]"
+
+w=$tmp/broken
+run "$w" broken
+check "a kernel that boots under neither: not blamed on KVM, nothing cached" \
+	bash -c "grep -q 'KVM probe inconclusive: .*not reach user space under TCG either' <<<'$out' &&
+		! ls '$w'/accel/kvm-* >/dev/null 2>&1"
 
 w=$tmp/forced
 run "$w" abort WBT_ACCEL=tcg

@@ -7,8 +7,16 @@ expect_fail "usage:" "$top/scripts/build-kernel.sh" nosuchflavour
 expect_fail "usage:" "$top/scripts/build-series.sh" --sometimes
 expect_fail "usage:" "$top/scripts/apply-series.sh" everything
 expect_fail "ONLY: unknown group 'gust'" env ONLY=lint,gust "$top/scripts/check.sh"
-# make checks the duration before it builds the debug kernel.
-expect_fail "whole number from 30" make -C "$top" --no-print-directory stress DURATION=abc
+expect_fail "usage:" env ONLY=lint "$top/scripts/check.sh" --everything
+check "check.sh without ONLY runs every group" \
+	test "$(env -u ONLY "$top/scripts/check.sh" --list | tr '\n' ' ')" = \
+	"lint harness series build guest deb stress "
+check "ONLY=lint,guest runs those two" \
+	test "$(env ONLY=lint,guest "$top/scripts/check.sh" --list | tr '\n' ' ')" = "lint guest "
+# make checks the duration before it builds the debug kernel, also under -j
+# and -k (and whatever flags the make check that runs this test has).
+expect_fail "whole number from 30" env -u MAKEFLAGS -u MAKELEVEL \
+	make -C "$top" --no-print-directory -k -j2 stress DURATION=abc
 expect_fail "no such patch" "$top/scripts/checkpatch-series.sh" 9999-none.patch
 expect_fail "whole number from 30" "$top/scripts/stress.sh" abc
 expect_fail "whole number from 30" "$top/scripts/stress.sh" 5

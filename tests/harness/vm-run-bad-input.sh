@@ -5,6 +5,11 @@ set -u
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 vmrun=$top/scripts/vm-run.sh
+# A scratch work tree and no KVM probe: nothing here may reach the real
+# work/ (a probe of /bin/true would cache a wrong verdict there).
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export WBT_WORK=$tmp WBT_ACCEL=tcg
 expect_fail "unknown disk type 'floppy'" "$vmrun" -k /bin/true -d floppy -- true
 expect_fail "bad disk size" "$vmrun" -k /bin/true -d virtio:lots -- true
 expect_fail "not a positive number: 'soon'" "$vmrun" -t soon -- true
