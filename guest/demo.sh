@@ -15,11 +15,11 @@ done
 echo "== trace events: $(cd /sys/kernel/tracing/events/wbt 2>/dev/null && echo wbt_*)"
 
 # tools/wbt/wbtmon.sh live: background writeback against a reader on a
-# queueing null_blk disk (the selftests' "hdd" model, QD 32 and 2 ms, at
+# queueing null_blk disk (the selftests' "hdd-fifo" model, QD 32 and 2 ms, at
 # 20 MiB/s), with a 10 ms target that the reads behind queued writes miss.
 mon=/kselftest/wbt/wbtmon.sh
 if [ -f "$mon" ] &&
-	make_qdev demo_mon hdd memory_backed=0 size=2048 fifo_bw_mbps=20; then
+	make_qdev demo_mon hdd-fifo memory_backed=0 size=2048 fifo_bw_mbps=20; then
 	echo "== wbtmon.sh on $QDEV: dd writes 160 MiB through the page cache, dd reads 4k direct"
 	echo 10000 >"/sys/block/$QDEV/queue/wb_lat_usec"
 	# held open, so that the reader's closes are never the last one,

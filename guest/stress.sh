@@ -70,12 +70,12 @@ fi
 VDA=$(find_disk virtio)
 [ -n "$VDA" ] || { echo "stress: no virtio-blk disk"; exit 1; }
 
-if ! make_qdev stress_q hdd size=384; then
+if ! make_qdev stress_q hdd-fifo size=384; then
 	echo "stress: cannot create the queueing null_blk: $WBT_ERR"
 	exit 1
 fi
 QD=$QDEV
-if ! make_qdev stress_pc hdd size=256 memory_backed=0; then
+if ! make_qdev stress_pc hdd-fifo size=256 memory_backed=0; then
 	echo "stress: cannot create the power-cycled null_blk: $WBT_ERR"
 	exit 1
 fi

@@ -124,9 +124,7 @@ if group guest; then
 	vmtest "guest: boots with every disk type, no kernel warnings" check-smoke \
 		-t 600 -a kunit.enable=1 "${disks[@]}" -- /guest/smoke.sh "${types[@]}"
 	ktap "guest smoke" "$res/check-smoke.console"
-	mapfile -t cases < <(kunit_cases "$LINUX/lib/tests/wbt_kunit.c")
-	[ ${#cases[@]} -gt 0 ] || record FAIL "kunit: no KUNIT_CASE in $LINUX/lib/tests/wbt_kunit.c"
-	kunit wbt "$res/check-smoke.console" "${cases[@]}"
+	kunit_suites "$LINUX" "$res/check-smoke.console"
 	# Every test of the series' kselftest Makefile runs and comes back.
 	# shellcheck disable=SC2016 # $(TEST_PROGS) is make's
 	mapfile -t ksft < <(make -s -C "$LINUX/tools/testing/selftests/wbt" -f Makefile -f - \

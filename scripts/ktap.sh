@@ -106,6 +106,32 @@ kunit_cases() {
 	sed -n -E 's/^[[:space:]]*KUNIT_CASE[A-Z_]*\(([A-Za-z0-9_]+).*/\1/p' "$1"
 }
 
+# The series' KUnit suites: NAME:SOURCE (relative to the kernel tree).
+KUNIT_SUITES=(
+	wbt:lib/tests/wbt_kunit.c
+	null_blk_fifo:drivers/block/null_blk/fifo_kunit.c
+)
+
+# kunit_suites TREE FILE: record every case of every suite of KUNIT_SUITES
+# from console log FILE, against the case list of the suite's source in
+# kernel tree TREE.  Sets KUNIT_NCASES to the number of cases in the
+# sources.
+kunit_suites() {
+	local tree=$1 file=$2 s name src
+	local -a cases
+	KUNIT_NCASES=0
+	for s in "${KUNIT_SUITES[@]}"; do
+		name=${s%%:*} src=$tree/${s#*:}
+		mapfile -t cases < <(kunit_cases "$src" 2>/dev/null)
+		if [ ${#cases[@]} = 0 ]; then
+			record FAIL "kunit $name: no KUNIT_CASE in $src"
+			continue
+		fi
+		KUNIT_NCASES=$((KUNIT_NCASES + ${#cases[@]}))
+		kunit "$name" "$file" "${cases[@]}"
+	done
+}
+
 # kunit SUITE FILE CASES...: record the cases of KUnit suite SUITE from a
 # console log as "kunit SUITE: case".  Every case named in CASES must have
 # a result, the suite's plan must be met, and the suite must have ended.

@@ -60,10 +60,8 @@ record() {
 	FAIL) fails+=("KUnit under the debug kernel: $2") ;;
 	esac
 }
-mapfile -t cases < <(kunit_cases "$LINUX/lib/tests/wbt_kunit.c")
-[ ${#cases[@]} -gt 0 ] || fails+=("no KUNIT_CASE in $LINUX/lib/tests/wbt_kunit.c")
-kunit wbt "$out/console.log" "${cases[@]}"
-kunit="$kpass passed, $kskip skipped, ${#cases[@]} cases in the source"
+kunit_suites "$LINUX" "$out/console.log"
+kunit="$kpass passed, $kskip skipped, $KUNIT_NCASES cases in the sources"
 grep '^stress: ' "$out/console.log" | grep -E 'FAIL|workers alive' | tail -n 8 >&2 || true
 summary=$(sed -n 's/^STRESS-SUMMARY: //p' "$out/console.log" | tail -n1)
 [ -n "$summary" ] || fails+=("the guest printed no summary")

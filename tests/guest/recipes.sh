@@ -17,7 +17,7 @@
 
 DOC=${1:-/doc/writeback-throttling.rst}
 RECIPES="trace-cmd perf-trace perf-record bpftrace blktrace"
-TARGET_USEC=1000	# below the 2 ms base latency of the "hdd" model
+TARGET_USEC=1000	# below the 2 ms base latency of the "hdd-fifo" model
 OUT=/tmp/recipes.ktap
 
 # recipe_text NAME: the commands of recipe NAME, prompts removed
@@ -110,7 +110,7 @@ main()
 	fi
 	wbt_result $rc documented
 
-	if ! make_qdev recipes hdd; then
+	if ! make_qdev recipes hdd-fifo; then
 		wbt_skip_rest "$WBT_ERR"
 		ktap_finished
 	fi
