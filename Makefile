@@ -88,6 +88,16 @@ $(call image,debug): $(APPLY_WBT) configs/wbt.config configs/debug.config $(KBUI
 	@$(S)/build-kernel.sh debug
 	@touch $@
 
+$(call image,nohooks): $(APPLY_WBT) configs/wbt.config configs/nohooks.config $(KBUILD_INPUTS)
+	@$(S)/build-kernel.sh nohooks
+	@touch $@
+
+# The seed's t/read-to-pipe-async (W8), for the guest: Debian's fio has none.
+RTPA := work/bench/read-to-pipe-async
+$(RTPA): bench/tools/read-to-pipe-async.c | $(DEPS_STAMP)
+	@mkdir -p $(@D)
+	gcc -O2 -Wall -Wextra -pthread -o $@ $<
+
 $(INITRAMFS): $(APPLY_WBT) FORCE | $(DEPS_STAMP)
 	@$(S)/mkinitramfs.sh
 
@@ -128,7 +138,7 @@ demo: $(call image,wbt) $(INITRAMFS) ## build, boot and show writeback throttlin
 	@$(S)/demo.sh
 	@$(S)/bench.sh --demo
 
-bench: $(call image,wbt) $(call image,upstream) $(INITRAMFS) ## benchmark suite vs none and upstream [QUICK=1: W1 only, minutes]
+bench: $(call image,wbt) $(call image,upstream) $(call image,nohooks) $(RTPA) $(INITRAMFS) ## benchmark suite vs none and upstream [QUICK=1: W1 only, minutes]
 	@QUICK=$(QUICK) $(S)/bench.sh
 
 stress: $(call image,debug) $(INITRAMFS) ## soak on the debug kernel [DURATION=600 seconds of guest time]

@@ -13,6 +13,7 @@ import fcntl
 import gzip
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -25,8 +26,11 @@ import report
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORK = os.environ.get("WBT_WORK", os.path.join(TOP, "work"))
 GUEST_SCRIPT = os.path.join(TOP, "bench", "guest", "wbt-bench.sh")
-WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6"]
-CONFIGS = ["none", "upstream", "wbt"]
+WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8"]
+CONFIGS = ["none", "upstream", "wbt", "nohooks"]
+# nohooks, the patched kernel built without the hooks (CONFIG_BLK_MQ_WBT=n),
+# is the reference of the overhead workload only.
+ONLY = {"nohooks": ["W6"]}
 # Optional extra configurations: wbt@USEC, the patched kernel with wb_lat_usec
 # set to USEC on every benchmark device (for measuring the latency target's
 # trade-off; the goals stay computed for "wbt" only).
@@ -38,21 +42,29 @@ MIB = 1024 * 1024
 GUEST_MEM_MB = 1024
 DIRTY_BYTES = 64 * MIB
 DIRTY_BG_BYTES = 32 * MIB
+# Devices are the null_blk profiles of the kselftests' qdev_profiles table,
+# plus virtio (a virtio-blk disk) and fast (null_blk without a model).
 PARAMS = {
     "full": {
-        "W1_DEVS": "hdd virtio", "W1_WRITE_MB": 192, "W1_READ_MB": 256,
-        "W1_BS": "4k", "W1_RUNTIME": 45,
-        "W2_DEVS": "hdd qd1", "W2_MB": 192,
-        "W3_DEVS": "hdd", "W4_DEVS": "virtio", "JAN_RUNTIME": 30,
+        "W1_DEVS": "hdd qd1wc ssd usb virtio", "W1_WRITE_MB": 192, "W1_READ_MB": 256,
+        "W1_BS": "4k", "W1_RUNTIME": 40,
+        "W2_DEVS": "hdd qd1wc ssd usb", "W2_MB": 192,
+        "W3_DEVS": "hdd qd1wc ssd usb", "W4_DEVS": "virtio", "JAN_RUNTIME": 30,
         "W3_WFILE_MB": 64, "JAN_RFILE_MB": 8,
-        "W5_DEVS": "hdd", "W5_CLIENTS": "1 4", "W5_TIME": 15,
+        # dbench DEVICE:FS:CLIENTS; XFS on ssd is Jan Kara's -38 % case.
+        "W5_CELLS": "hdd:ext4:1 hdd:ext4:4 ssd:xfs:1 ssd:xfs:2 ssd:xfs:4", "W5_TIME": 15,
         "W6_RUNTIME": 10,
+        "W7_DEVS": "ssd hdd", "W7_FILES": 300, "W7_STARTS": 3, "W7_BIG_MB": 192,
+        "W8_DEVS": "ssd hdd", "W8_MB": 160,
+        "IDLE_RUNTIME": 3,
     },
 }
 PARAMS["quick"] = dict(PARAMS["full"], W1_DEVS="hdd", W1_RUNTIME=20, W1_READ_MB=160)
 PARAMS["demo"] = dict(PARAMS["quick"], W1_RUNTIME=30, W1_READ_MB=256)
-# Rough guest seconds per workload, for the VM timeout.
-BUDGET = {"W1": 150, "W2": 160, "W3": 70, "W4": 60, "W5": 60, "W6": 40}
+DEV_KEYS = ["W1_DEVS", "W2_DEVS", "W3_DEVS", "W4_DEVS", "W7_DEVS", "W8_DEVS"]
+# Rough guest seconds per workload and device, for the VM timeout.
+BUDGET = {"W1": 80, "W2": 90, "W3": 50, "W4": 60, "W5": 40, "W6": 40, "W7": 90, "W8": 60}
+IDLE_BUDGET = 10
 
 
 def log(msg):
@@ -65,7 +77,7 @@ def die(msg):
 
 
 def kernel_image(k):
-    if k in ("wbt", "upstream", "debug"):
+    if k in ("wbt", "upstream", "debug", "nohooks"):
         return os.path.join(WORK, "build", k, "arch", "x86", "boot", "bzImage")
     return k
 
@@ -118,8 +130,16 @@ def parse_args(argv):
     p.add_argument("--repeats", default=os.environ.get("REPEATS", ""),
                    help="boots per configuration [3]")
     p.add_argument("--configs", default=os.environ.get("CONFIGS", ""),
-                   help="subset of none,upstream,wbt plus wbt@USEC (patched kernel, "
-                   "wb_lat_usec=USEC) [none,upstream,wbt; demo: none,wbt]")
+                   help="subset of none,upstream,wbt,nohooks plus wbt@USEC (patched kernel, "
+                   "wb_lat_usec=USEC) [none,upstream,wbt, and nohooks with W6; demo: none,wbt]")
+    p.add_argument("--profiles", default=os.environ.get("PROFILES", ""),
+                   help="devices to run on: null_blk profiles of qdev_profiles, virtio, "
+                   "fast [all the workloads name]")
+    p.add_argument("--seed", default=os.environ.get("SEED", ""),
+                   help="seed of the shuffled run order [random, recorded]")
+    p.add_argument("--kernel-nohooks",
+                   default=os.environ.get("BENCH_KERNEL_NOHOOKS", "nohooks"),
+                   help="patched kernel without the hooks, for nohooks [nohooks]")
     p.add_argument("--kernel-wbt", default=os.environ.get("BENCH_KERNEL_WBT", "wbt"),
                    help="patched kernel (flavour or bzImage) for none and wbt [wbt]")
     p.add_argument("--kernel-upstream",
@@ -162,14 +182,83 @@ def parse_args(argv):
         elif c not in CONFIGS:
             die("unknown configuration '%s' (known: %s, wbt@USEC)" % (c, " ".join(CONFIGS)))
     if not cfgs:
-        cfgs = ["none", "wbt"] if a.demo else list(CONFIGS)
+        cfgs = ["none", "wbt"] if a.demo else [
+            c for c in CONFIGS if c not in ONLY or set(ONLY[c]) & set(a.workload_list)]
     if "none" not in cfgs:
         die("the configurations must include none: every figure is a ratio against it")
     # The fixed configurations in their order, then wbt@USEC by USEC.
     extra = sorted({c for c in cfgs if c not in CONFIGS}, key=lambda c: int(c[4:]))
     a.config_list = [c for c in CONFIGS if c in cfgs] + extra
     a.mode = "demo" if a.demo else "quick" if a.quick else "full"
+
+    a.params = dict(PARAMS[a.mode])
+    known = sorted(set(profile_names()) | {"virtio", "fast"})
+    sel = [x for x in re.split(r"[,\s]+", a.profiles) if x]
+    for x in sel:
+        if x not in known:
+            die("unknown profile '%s' (known: %s)" % (x, " ".join(known)))
+    if sel:
+        for k in DEV_KEYS:
+            a.params[k] = " ".join(d for d in a.params[k].split() if d in sel)
+        a.params["W5_CELLS"] = " ".join(c for c in a.params["W5_CELLS"].split()
+                                        if c.split(":")[0] in sel)
+        if "fast" not in sel:
+            a.workload_list = [w for w in a.workload_list if w != "W6"]
+        a.workload_list = [w for w in a.workload_list
+                           if w == "W6" or workload_devs(a.params, w)]
+        if not a.workload_list:
+            die("PROFILES=%s leaves no workload to run" % a.profiles)
+        a.config_list = [c for c in a.config_list
+                         if c not in ONLY or set(ONLY[c]) & set(a.workload_list)]
+    a.profile_list = sel
+
+    if a.seed.strip():
+        if not re.fullmatch(r"[0-9]+", a.seed.strip()):
+            die("SEED must be a whole number (got '%s')" % a.seed)
+        a.seed_value = int(a.seed.strip())
+    else:
+        a.seed_value = random.SystemRandom().randrange(1 << 31)
     return a
+
+
+QDEV_PROFILES = "tools/testing/selftests/wbt/qdev_profiles"
+
+
+def profile_names():
+    """The profile names of the kselftests' qdev_profiles table: from the
+    applied series, else from the patch of patches/ that adds the table."""
+    path = os.path.join(WORK, "linux", QDEV_PROFILES)
+    if os.path.exists(path):
+        with open(path) as f:
+            lines = f.read().splitlines()
+    else:
+        lines, inside = [], False
+        pdir = os.path.join(TOP, "patches")
+        for name in sorted(os.listdir(pdir)):
+            if not name.endswith(".patch"):
+                continue
+            with open(os.path.join(pdir, name), errors="replace") as f:
+                for ln in f:
+                    if ln.startswith("diff --git"):
+                        inside = ln.rstrip().endswith("b/" + QDEV_PROFILES)
+                    elif inside and ln.startswith("+") and not ln.startswith("+++"):
+                        lines.append(ln[1:].rstrip("\n"))
+        if not lines:
+            die("no %s in work/linux or patches/" % QDEV_PROFILES)
+    return [ln.split()[0] for ln in lines if ln.strip() and not ln.startswith("#")]
+
+
+def workload_devs(params, w):
+    """The devices workload w runs on, with these parameters."""
+    if w == "W5":
+        return sorted({c.split(":")[0] for c in params["W5_CELLS"].split()})
+    if w == "W6":
+        return ["fast"]
+    return params.get(w + "_DEVS", "").split()
+
+
+def workloads_of(a, cfg):
+    return [w for w in a.workload_list if cfg not in ONLY or w in ONLY[cfg]]
 
 
 def knob_mode(cfg):
@@ -181,9 +270,14 @@ def knob_mode(cfg):
     return "default"
 
 
+def kernel_of(a, cfg):
+    return {"upstream": a.kernel_upstream, "nohooks": a.kernel_nohooks}.get(cfg, a.kernel_wbt)
+
+
 def run_one(a, cfg, rep, idx, total, outdir, params, files):
     """Boot one guest for configuration cfg, repeat rep; return the run record."""
-    kernel = a.kernel_upstream if cfg == "upstream" else a.kernel_wbt
+    kernel = kernel_of(a, cfg)
+    wls = workloads_of(a, cfg)
     knob = knob_mode(cfg)
     raw = os.path.join(outdir, "raw", "%s-r%d" % (cfg, rep))
     if os.path.exists(raw):
@@ -193,12 +287,14 @@ def run_one(a, cfg, rep, idx, total, outdir, params, files):
     env = os.path.join(tmp, "bench.env")
     with open(env, "w") as f:
         f.write("KNOB_MODE=%s\n" % knob)
-        f.write("WORKLOADS='%s'\n" % " ".join(a.workload_list))
+        f.write("WORKLOADS='%s'\n" % " ".join(wls))
         f.write("DIRTY_BYTES=%d\nDIRTY_BG_BYTES=%d\nGUEST_REPEATS=1\n"
                 % (DIRTY_BYTES, DIRTY_BG_BYTES))
         for k, v in sorted(params.items()):
             f.write("%s='%s'\n" % (k, v))
-    timeout = 120 + sum(BUDGET[w] for w in a.workload_list) * 3
+    devs = {d for w in wls for d in workload_devs(params, w)}
+    timeout = 120 + (sum(BUDGET[w] * max(1, len(workload_devs(params, w))) for w in wls)
+                     + IDLE_BUDGET * len(devs)) * 3
     cmd = [os.path.join(TOP, "scripts", "vm-run.sh"), "-k", kernel, "-m", str(GUEST_MEM_MB),
            "-d", "virtio:4G", "-a", "null_blk.nr_devices=0", "-t", str(timeout),
            # vm-run.sh's log names are [A-Za-z0-9._-]: wbt@15000 -> wbt_15000.
@@ -207,9 +303,11 @@ def run_one(a, cfg, rep, idx, total, outdir, params, files):
     for f in files:
         cmd += ["-f", f]
     cmd += ["--", "/run/wbt-bench.sh"]
-    log("run %d/%d: %s (kernel %s, wbt %s), repeat %d"
-        % (idx, total, cfg, kernel, knob, rep))
+    load = os.getloadavg()
+    log("run %d/%d: %s (kernel %s, wbt %s), repeat %d; host load %.2f %.2f %.2f"
+        % (idx, total, cfg, kernel, knob, rep, load[0], load[1], load[2]))
     t0 = time.time()
+    errors = []
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, errors="replace")
     tail = []
@@ -223,6 +321,8 @@ def run_one(a, cfg, rep, idx, total, outdir, params, files):
         m = line.find("BENCH: ")
         if m >= 0:
             log("  %s r%d: %s" % (cfg, rep, line[m + 7:]))
+            if line[m + 7:].startswith("ERROR"):
+                errors.append(line[m + 7:])
         elif re.match(r"^\[[0-9:]+ \+ *[0-9]+s\] vm\[", line):
             print("  " + line, flush=True)
     rc = proc.wait()
@@ -230,7 +330,12 @@ def run_one(a, cfg, rep, idx, total, outdir, params, files):
     shutil.rmtree(tmp, ignore_errors=True)
     rec = report.parse_run(raw)
     rec.update(config=cfg, repeat=rep, kernel=kernel, knob=knob, rc=rc, ok=rc == 0,
-               secs=round(secs, 1), accel=accel)
+               secs=round(secs, 1), accel=accel, host_load=[round(x, 2) for x in load],
+               workloads=wls)
+    if rc != 0:
+        why = errors or [t for t in tail if "timed out" in t or "Kernel panic" in t] or \
+            ["exit %d; last console line: %s" % (rc, tail[-1] if tail else "none")]
+        rec["reason"] = "; ".join(why[:3])
     if rc != 0:
         log("run %d/%d: %s r%d FAILED (exit %d); last console lines:"
             % (idx, total, cfg, rep, rc))
@@ -253,10 +358,11 @@ def main(argv):
         return 0
 
     for c in a.config_list:
-        k = a.kernel_upstream if c == "upstream" else a.kernel_wbt
+        k = kernel_of(a, c)
         if not os.path.exists(kernel_image(k)):
             die("kernel image %s for configuration %s not found (run: make %s)"
-                % (kernel_image(k), c, "build-upstream" if c == "upstream" else "build"))
+                % (kernel_image(k), c, {"upstream": "build-upstream",
+                                        "nohooks": "bench"}.get(c, "build")))
     if not os.path.exists(os.path.join(WORK, "initramfs.cpio")):
         die("work/initramfs.cpio not found (run: make initramfs)")
     if build_running():
@@ -269,13 +375,23 @@ def main(argv):
     outdir = a.out or (os.path.join(WORK, "bench", "demo-" + stamp) if a.demo
                        else os.path.join(TOP, "bench", "results", stamp))
     os.makedirs(outdir, exist_ok=True)
-    params = PARAMS[a.mode]
+    params = a.params
     files = [dbench_loadfile()] if "W5" in a.workload_list else []
+    if "W8" in a.workload_list:
+        rtpa = os.path.join(WORK, "bench", "read-to-pipe-async")
+        if not os.path.exists(rtpa):
+            die("%s not found (run: make bench, which builds it)" % rtpa)
+        files.append(rtpa)
 
-    plan = [(c, r) for r in range(1, a.repeat_count + 1) for c in a.config_list]
-    log("bench (%s): %s; configurations %s; %d repeat(s); %d boots; results in %s"
+    # Interleaved rounds (one boot of each configuration per repeat), each
+    # round in an order shuffled with the recorded seed.
+    rng = random.Random(a.seed_value)
+    plan = []
+    for r in range(1, a.repeat_count + 1):
+        plan += [(c, r) for c in rng.sample(a.config_list, len(a.config_list))]
+    log("bench (%s): %s; configurations %s; %d repeat(s); %d boots; seed %d; results in %s"
         % (a.mode, " ".join(a.workload_list), ",".join(a.config_list), a.repeat_count,
-           len(plan), outdir))
+           len(plan), a.seed_value, outdir))
     if a.kernel_wbt == a.kernel_upstream:
         log("NOTE: none/wbt use the same kernel as upstream (%s): development run"
             % a.kernel_wbt)
@@ -285,12 +401,14 @@ def main(argv):
             "mode": a.mode, "date": stamp, "workloads": a.workload_list,
             "configs": a.config_list, "repeats": a.repeat_count,
             "kernels": dict({"none": a.kernel_wbt, "upstream": a.kernel_upstream,
-                             "wbt": a.kernel_wbt},
+                             "wbt": a.kernel_wbt, "nohooks": a.kernel_nohooks},
                             **{c: a.kernel_wbt for c in a.config_list if c not in CONFIGS}),
             "guest_mem_mb": GUEST_MEM_MB, "dirty_bytes": DIRTY_BYTES,
             "dirty_background_bytes": DIRTY_BG_BYTES, "params": params,
             "host": os.uname().nodename, "host_cpus": os.cpu_count(),
-            "accel": accel,
+            "accel": accel, "seed": a.seed_value, "profiles": a.profile_list,
+            "order": ["%s-r%d" % (c, r) for c, r in plan],
+            "host_load_start": [round(x, 2) for x in os.getloadavg()],
         },
         "runs": [],
     }

@@ -6,9 +6,10 @@
 #   --demo      W1 short form, none and wbt side by side (make demo)
 #   --report D  rewrite D/results.md and the plots from D/results.json
 # Environment: WORKLOADS (e.g. "W1 W3"), REPEATS [3], CONFIGS
-# [none,upstream,wbt; wbt@USEC adds the patched kernel at target USEC],
-# QUICK=1 (same as --quick), BENCH_KERNEL_WBT, BENCH_KERNEL_UPSTREAM
-# (flavour or bzImage), BENCH_OUT (output directory).
+# [none,upstream,wbt, nohooks with W6; wbt@USEC adds the patched kernel at
+# target USEC], PROFILES (devices, e.g. "hdd ssd fast"), SEED (run order),
+# QUICK=1 (same as --quick), BENCH_KERNEL_WBT, BENCH_KERNEL_UPSTREAM,
+# BENCH_KERNEL_NOHOOKS (flavour or bzImage), BENCH_OUT (output directory).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 

@@ -3,6 +3,8 @@
 #   wbt       patched tree (work/linux, series applied), configs vm + wbt
 #   upstream  pristine base (work/linux-base), configs vm + upstream
 #   debug     patched tree, configs vm + wbt + debug
+#   nohooks   patched tree, configs vm + wbt + nohooks: CONFIG_BLK_MQ_WBT=n,
+#             the benchmark's W6 reference without the throttle's hooks
 # Output: work/build/FLAVOUR/arch/x86/boot/bzImage.  work/build/FLAVOUR links
 # to SRC/.build-FLAVOUR: with the output inside each source tree, compiler
 # command lines are the same in every tree and ccache hits across them.
@@ -14,7 +16,8 @@ case $flavour in
 wbt) src=$LINUX frags="vm wbt" ;;
 upstream) src=$WORK/linux-base frags="vm upstream" ;;
 debug) src=$LINUX frags="vm wbt debug" ;;
-*) die "usage: $0 wbt|upstream|debug" ;;
+nohooks) src=$LINUX frags="vm wbt nohooks" ;;
+*) die "usage: $0 wbt|upstream|debug|nohooks" ;;
 esac
 need make gcc ccache flex bison bc perl
 [ -d "$src" ] || die "$src missing (run: make apply)"

@@ -11,7 +11,7 @@ ksft=$LINUX/tools/testing/selftests
 # The wbt document: tests/guest/recipes.sh runs the recipes it contains.
 doc=$LINUX/Documentation/block/writeback-throttling.rst
 # Programs copied from the host with their libraries.
-progs=(fio blktrace blkparse btt mkfs.ext4 mke2fs e2fsck tune2fs dbench
+progs=(fio blktrace blkparse btt mkfs.ext4 mke2fs e2fsck tune2fs mkfs.xfs dbench
 	mkswap swapon swapoff losetup trace-cmd perf)
 need busybox cpio ldd "${progs[@]}"
 busybox | grep -q 'statically linked' || file -L "$(command -v busybox)" |

@@ -1,6 +1,6 @@
 #!/bin/sh
 # shellcheck shell=sh
-# Benchmark workloads W1..W6 inside the test guest (busybox sh).
+# Benchmark workloads W1..W8 inside the test guest (busybox sh).
 #
 # Run by bench/run.py through scripts/vm-run.sh: this file and bench.env
 # (the parameters, key=value) are copied into the guest's /run/.  Every
@@ -53,14 +53,14 @@ VIRTIO=$(find_disk virtio)
 # their wbt_lib.sh, which guest/lib.sh sources); the bench only sets the
 # size.
 
-# qdev_create PROFILE: create a null_blk device of PROFILE (hdd, qd1 or
-# fast) and print its disk name.  Returns 2 when the kernel's null_blk has
-# no FIFO latency model (the profile needs it), 1 on other errors.
+# qdev_create PROFILE: create a null_blk device of PROFILE (a line of
+# qdev_profiles) and print its disk name.  Returns 2 when the kernel's
+# null_blk has no FIFO latency model (the profile needs it), 1 on other
+# errors.
 qdev_create() {
 	case $1 in
-	hdd | qd1) size=2048 ;;
 	fast) size=4096 ;;
-	*) say "ERROR: unknown qdev profile '$1'" >&2; return 1 ;;
+	*) size=2048 ;;
 	esac
 	make_qdev "bench_$1" "$1" size="$size" >&2
 	rc=$?
@@ -114,7 +114,8 @@ devs() {
 	seen=" "
 	for d; do
 		case $d in
-		hdd | qd1)
+		virtio | fast) ;;
+		*)
 			if [ "$HAVE_FIFO" = 0 ]; then
 				case $QDEV_NOTED in
 				*" $d "*) ;;
@@ -187,8 +188,27 @@ dev_open() {
 	fi
 	q=/sys/block/$DEV/queue
 	meta "dev.$LABEL=$DEV $kv rotational=$(cat "$q/rotational") nr_requests=$(cat "$q/nr_requests")" \
-		"write_cache=$(tr ' ' _ <"$q/write_cache") scheduler=$(sed 's/.*\[\(.*\)\].*/\1/' "$q/scheduler")"
+		"write_cache=$(tr ' ' _ <"$q/write_cache") scheduler=$(sed 's/.*\[\(.*\)\].*/\1/' "$q/scheduler")" \
+		"max_sectors_kb=$(cat "$q/max_sectors_kb")"
+	idle_read
 	return 0
+}
+
+# idle_read: the unloaded read latency of DEV, once per device and boot,
+# before anything else runs on it: 4k O_DIRECT random reads at queue depth
+# 1, for the floor of the report (bench/README.md).
+IDLE_DONE=" "
+idle_read() {
+	case " $LABEL $IDLE_DONE" in " fast "* | " $LABEL "*" $LABEL "*) return 0 ;; esac
+	IDLE_DONE="$IDLE_DONE$LABEL "
+	fio --name=idle --filename="/dev/$DEV" --rw=randread --bs=4k --direct=1 \
+		--ioengine=psync --size=256m --time_based --runtime="$IDLE_RUNTIME" \
+		--percentile_list=50:90:99:99.9 --output-format=json \
+		--output="/tmp/idle-$LABEL.json" >/dev/null 2>&1 ||
+		{ say "ERROR: idle read on $LABEL failed"; return 0; }
+	keep_json "/tmp/idle-$LABEL.json" "idle-$LABEL"
+	result "IDLE dev=$LABEL json=idle-$LABEL.json.gz"
+	say "IDLE $LABEL: unloaded 4k reads for ${IDLE_RUNTIME}s done"
 }
 
 dev_close() {
@@ -200,10 +220,14 @@ dev_close() {
 
 # fs_make [MOUNT OPTIONS]: fresh ext4 on DEV, mounted on MNT.  Inode tables
 # and the journal are written by mkfs, so no lazy-init thread writes in the
-# background during a measurement.
+# background during a measurement.  FS=xfs makes XFS instead.
 fs_make() {
-	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0,nodiscard "/dev/$DEV" ||
-		return 1
+	if [ "${FS:-ext4}" = xfs ]; then
+		mkfs.xfs -q -f -K "/dev/$DEV" || return 1
+	else
+		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0,nodiscard "/dev/$DEV" ||
+			return 1
+	fi
 	if [ -n "${1:-}" ]; then
 		mount -o "$1" "/dev/$DEV" "$MNT"
 	else
@@ -248,6 +272,16 @@ w1() {
 		echo "$n $(elapsed "$t0" "$t1")" >/tmp/w1.writer
 	) &
 	wpid=$!
+	# The device's sector counts, twice a second, for rates over the same
+	# window in every configuration (the report picks the window).
+	: >/tmp/w1.stat
+	(
+		while [ ! -e /tmp/w1.stop ]; do
+			echo "$(now) $(cat "/sys/block/$DEV/stat")" >>/tmp/w1.stat
+			sleep 0.5
+		done
+	) &
+	spid=$!
 	sleep 2
 	r0=$(now)
 	fio --name=reader --filename="$MNT/rfile" --rw=read --bs="$W1_BS" --ioengine=psync \
@@ -259,8 +293,10 @@ w1() {
 	r1=$(now)
 	touch /tmp/w1.stop
 	wait "$wpid"
+	wait "$spid"
 	read -r passes wsecs </tmp/w1.writer
 	keep_json /tmp/w1.json "w1-$LABEL-r$rep"
+	gzip -c /tmp/w1.stat >"$OUT/w1stat-$LABEL-r$rep.txt.gz"
 	# When the slowest reads happened (ms since the reader started: a
 	# transient at the start, or spread over the run?).
 	slow=$(sort -t, -k2,2nr /tmp/w1lat_clat.1.log 2>/dev/null | head -5 |
@@ -268,7 +304,7 @@ w1() {
 	rm -f /tmp/w1lat_*.log
 	result "W1SLOW dev=$LABEL rep=$rep at_ms_lat_us=${slow:-none}"
 	result "W1 dev=$LABEL rep=$rep json=w1-$LABEL-r$rep.json.gz read_secs=$(elapsed "$r0" "$r1")" \
-		"write_mb=$((passes * W1_WRITE_MB)) write_secs=$wsecs"
+		"write_mb=$((passes * W1_WRITE_MB)) write_secs=$wsecs r0=$r0 r1=$r1 stat=w1stat-$LABEL-r$rep.txt.gz"
 	say "W1 $LABEL rep $rep: done (reader $(elapsed "$r0" "$r1") s, writer $passes passes in $wsecs s)"
 	fs_done
 }
@@ -354,24 +390,101 @@ w34() {
 }
 
 # ---------------------------------------------------------------------------
-# W5: dbench with 1 and 4 clients (loadfile client.txt, sent gzipped).
+# W5: dbench (loadfile client.txt, sent gzipped).  One argument per
+# cell: DEVICE:FS:CLIENTS, e.g. hdd:ext4:1 or ssd:xfs:4.
 w5() {
 	if [ ! -f /tmp/client.txt ]; then
 		gunzip -c /run/client.txt.gz >/tmp/client.txt ||
 			{ say "ERROR: no dbench loadfile"; return 1; }
 	fi
-	for n in $W5_CLIENTS; do
-		dev_open "$1" || return 1
-		fs_make || return 1
-		say "W5 $LABEL: dbench $n client(s), ${W5_TIME}s"
-		dbench -c /tmp/client.txt -D "$MNT" -t "$W5_TIME" "$n" >/tmp/dbench.out 2>&1
-		tp=$(sed -n 's/^ *Throughput \([0-9.]*\) MB\/sec.*/\1/p' /tmp/dbench.out | tail -n1)
-		ml=$(sed -n 's/.*max_latency=\([0-9.]*\) ms.*/\1/p' /tmp/dbench.out | tail -n1)
-		[ -n "$tp" ] || { say "ERROR: dbench: $(tail -n3 /tmp/dbench.out)"; return 1; }
-		result "W5 dev=$LABEL clients=$n mbps=$tp max_latency_ms=${ml:-nan}"
-		say "W5 $LABEL: $n client(s): $tp MB/s"
-		fs_done
+	IFS=: read -r d FS n <<EOC
+$1
+EOC
+	dev_open "$d" || return 1
+	fs_make || { FS=; return 1; }
+	say "W5 $LABEL $FS: dbench $n client(s), ${W5_TIME}s"
+	dbench -c /tmp/client.txt -D "$MNT" -t "$W5_TIME" "$n" >/tmp/dbench.out 2>&1
+	tp=$(sed -n 's/^ *Throughput \([0-9.]*\) MB\/sec.*/\1/p' /tmp/dbench.out | tail -n1)
+	ml=$(sed -n 's/.*max_latency=\([0-9.]*\) ms.*/\1/p' /tmp/dbench.out | tail -n1)
+	[ -n "$tp" ] || { say "ERROR: dbench: $(tail -n3 /tmp/dbench.out)"; FS=; fs_done; return 1; }
+	result "W5 dev=$LABEL fs=$FS clients=$n mbps=$tp max_latency_ms=${ml:-nan}"
+	say "W5 $LABEL $FS: $n client(s): $tp MB/s"
+	FS=
+	fs_done
+}
+
+# ---------------------------------------------------------------------------
+# W7 (seed 003): "cp bigfile bigfile.out" in a loop against an application
+# start: reading a cold tree of small files of mixed sizes and their
+# metadata (du, then every file), W7_STARTS times on the idle file system,
+# then W7_STARTS times under the copy loop.  Caches are dropped before each
+# start without sync (the tree is clean; a sync would wait for the copy).
+w7_start() {
+	echo 3 >/proc/sys/vm/drop_caches
+	t0=$(now)
+	du -s "$MNT/app" >/dev/null
+	find "$MNT/app" -type f -exec cat {} + >/dev/null
+	elapsed "$t0" "$(now)"
+}
+
+w7() {
+	dev_open "$1" || return 1
+	fs_make || return 1
+	say "W7 $LABEL: tree of $W7_FILES files, bigfile ${W7_BIG_MB} MiB"
+	i=0
+	while [ "$i" -lt "$W7_FILES" ]; do
+		dir=$MNT/app/d$((i % 16))
+		[ -d "$dir" ] || mkdir -p "$dir"
+		# Sizes 1 KiB to 256 KiB, skewed small, as icons and thumbnails.
+		kb=$(( (i * 7919 % 97) * (i * 7919 % 97) / 36 + 1 ))
+		dd if=/dev/zero of="$dir/f$i" bs=1k count="$kb" 2>/dev/null
+		i=$((i + 1))
 	done
+	dd if=/dev/zero of="$MNT/bigfile" bs=1M count="$W7_BIG_MB" 2>/dev/null
+	sync
+	idle="" busy=""
+	k=0
+	while [ "$k" -lt "$W7_STARTS" ]; do
+		idle="$idle${idle:+,}$(w7_start)"
+		k=$((k + 1))
+	done
+	rm -f /tmp/w7.stop
+	(
+		while [ ! -e /tmp/w7.stop ]; do
+			cp "$MNT/bigfile" "$MNT/bigfile.out" || break
+		done
+	) &
+	cpid=$!
+	sleep 3
+	k=0
+	while [ "$k" -lt "$W7_STARTS" ]; do
+		busy="$busy${busy:+,}$(w7_start)"
+		k=$((k + 1))
+	done
+	touch /tmp/w7.stop
+	wait "$cpid"
+	result "W7 dev=$LABEL idle=$idle busy=$busy"
+	say "W7 $LABEL: start idle $idle s, under the copy $busy s"
+	fs_done
+}
+
+# ---------------------------------------------------------------------------
+# W8 (seed 000, exactly): read-to-pipe-async reads a cold file in 4 KiB
+# reads and writes every block to a new file on the same file system,
+# timing each read: the read rate is the write rate.
+w8() {
+	dev_open "$1" || return 1
+	fs_make || return 1
+	say "W8 $LABEL: read-to-pipe-async of a cold ${W8_MB} MiB file"
+	dd if=/dev/zero of="$MNT/src" bs=1M count="$W8_MB" 2>/dev/null
+	drop_caches
+	/run/read-to-pipe-async -f "$MNT/src" >"$MNT/src.new" 2>/tmp/w8.out ||
+		{ say "ERROR: W8: $(tail -n2 /tmp/w8.out)"; fs_done; return 1; }
+	line=$(sed -n 's/^RTPA //p' /tmp/w8.out)
+	[ -n "$line" ] || { say "ERROR: W8: no RTPA line"; fs_done; return 1; }
+	result "W8 dev=$LABEL $line"
+	say "W8 $LABEL: $(grep '^Read rate' /tmp/w8.out)"
+	fs_done
 }
 
 # ---------------------------------------------------------------------------
@@ -415,8 +528,15 @@ for wl in $WORKLOADS; do
 	W2) for d in $(devs $W2_DEVS); do w2 "$d" || fails=$((fails + 1)); done ;;
 	W3) for d in $(devs $W3_DEVS); do w34 W3 "$d" || fails=$((fails + 1)); done ;;
 	W4) for d in $(devs $W4_DEVS); do w34 W4 "$d" || fails=$((fails + 1)); done ;;
-	W5) for d in $(devs $W5_DEVS); do w5 "$d" || fails=$((fails + 1)); done ;;
+	W5)
+		for c in $W5_CELLS; do
+			d=$(devs "${c%%:*}")
+			w5 "$d:${c#*:}" || fails=$((fails + 1))
+		done
+		;;
 	W6) w6 || fails=$((fails + 1)) ;;
+	W7) for d in $(devs $W7_DEVS); do w7 "$d" || fails=$((fails + 1)); done ;;
+	W8) for d in $(devs $W8_DEVS); do w8 "$d" || fails=$((fails + 1)); done ;;
 	*) say "ERROR: unknown workload $wl"; fails=$((fails + 1)) ;;
 	esac
 	t=$(elapsed "$wl_t0" "$(now)")

@@ -1,0 +1,86 @@
+#!/bin/bash
+# bench/report.py's metrics on made-up runs whose answers are known: the
+# three-way verdict, failed runs kept out of the medians, the W1 device
+# rates over the common window, the floor of a queueing profile, and the
+# shuffled run order of bench/run.py (recorded seed, every configuration
+# once per round, bad SEED and PROFILES refused).
+set -u
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+py=python3
+[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+export PYTHONDONTWRITEBYTECODE=1
+pyout=$(cd "$top/bench" && "$py" - <<'PY'
+import report
+
+def agg_of(a, b):
+    # (median, min, max, n)
+    return {"wbt": {"W|c|m": a}, "none": {"W|c|m": b}}
+
+def say(ok, what):
+    print(("ok: " if ok else "FAIL: ") + what)
+
+v = report.verdict(agg_of((90, 85, 95, 3), (100, 95, 105, 3)), "wbt", "none", "W|c|m", "le", 1.0)
+say(v[1] == "holds", "0.9 x none against <= 1.0 holds (%s)" % (v,))
+v = report.verdict(agg_of((101, 98, 103, 3), (100, 99, 102, 3)), "wbt", "none", "W|c|m", "le", 1.0)
+say(v[1] == "within noise", "1 %% over, ranges overlapping: within noise (%s)" % (v,))
+v = report.verdict(agg_of((101, 101, 101, 3), (100, 100, 100, 3)), "wbt", "none", "W|c|m", "le", 1.0)
+say(v[1] == "NO", "1 %% over, ranges apart: NO (%s)" % (v,))
+v = report.verdict(agg_of((110, 90, 120, 3), (100, 90, 120, 3)), "wbt", "none", "W|c|m", "le", 1.0)
+say(v[1] == "NO", "10 %% over, ranges overlapping: NO (%s)" % (v,))
+v = report.verdict(agg_of((50, 45, 55, 3), (100, 95, 105, 3)), "wbt", "none", "W|c|m", "le", 0.1)
+say(v[1] == "NO", "0.5 x none against <= 0.1 is NO, not noise (%s)" % (v,))
+v = report.verdict({"wbt": {}}, "wbt", "none", "W|c|m", "le", 1.0)
+say(v[1] is None, "a missing side is not measured (%s)" % (v,))
+
+# Two runs of one cell: the window is the shorter reader (10 s); a failed
+# run with a shorter reader does not shorten it, nor count in the medians.
+def run(cfg, ok, secs, rate_sect, p99, idle):
+    pts = [[t / 2.0 - 2, int(rate_sect * (t / 2.0)), int(2 * rate_sect * (t / 2.0))]
+           for t in range(0, 2 * int(secs + 4))]
+    return {"config": cfg, "repeat": 1, "ok": ok, "notes": [],
+            "metrics": {"W1|hdd|read_p99_us": [p99], "IDLE|hdd|idle_p50_us": [idle]},
+            "w1stat": {"hdd": [{"read_secs": secs, "pts": pts}]},
+            "meta": {"dev.hdd": "nullb0 wb_lat_usec=75000 max_sectors_kb=128",
+                     "qdev.hdd.fifo_bw_mbps": "40", "qdev.hdd.fifo_base_nsec": "200000",
+                     "qdev.hdd.fifo_write_bw_mbps": "0", "qdev.hdd.fifo_write_base_nsec": "0",
+                     "qdev.hdd.fifo_seek_nsec": "8000000"}}
+res = {"invocation": {"configs": ["none", "wbt"], "params": {"W1_RUNTIME": 40}},
+       "runs": [run("none", True, 12, 2048, 50000, 8000), run("wbt", True, 10, 4096, 9000, 8000),
+                run("wbt", False, 3, 9999, 1, 1)]}
+say(report.w1_window(res, "hdd") == 10, "window = shortest good reader (%s)" % report.w1_window(res, "hdd"))
+agg = report.aggregate(res)
+say(agg["wbt"]["W1|hdd|read_p99_us"][3] == 1, "the failed run is kept out of the medians")
+say(abs(agg["none"]["W1|hdd|dev_read_kbs"][0] - 1024) < 1, "device read rate over the window: %s KB/s"
+    % agg["none"]["W1|hdd|dev_read_kbs"][0])
+say(abs(agg["wbt"]["W1|hdd|dev_write_kbs"][0] - 4096) < 1, "device write rate over the window: %s KB/s"
+    % agg["wbt"]["W1|hdd|dev_write_kbs"][0])
+# floor: 8000 us idle + 0.2 ms + 128 KiB at 40 MiB/s (3125 us) + 8 ms seek
+fl = agg["wbt"]["IDLE|hdd|floor_us"][0]
+say(abs(fl - (8000 + 200 + 3125 + 8000)) < 1, "floor = idle p50 + one write (%s us)" % fl)
+say(abs(agg["wbt"]["W1|hdd|read_p99_floor"][0] - 9000 / fl) < 0.001, "p99 against the floor")
+g = dict((t, v) for t, _, v in report.goals(agg, ["W1"]))
+say(g.get("W1 hdd wbt: read p99 within 2x of the floor") == "holds", "floor goal from GOALS: %s"
+    % g.get("W1 hdd wbt: read p99 within 2x of the floor"))
+PY
+)
+echo "$pyout"
+fails=$((fails + $(grep -c '^FAIL' <<<"$pyout")))
+[ -n "$pyout" ] || { echo "FAIL: the python checks printed nothing"; fails=$((fails + 1)); }
+
+# The run order: parse_args only (no boot).
+order=$(cd "$top/bench" && "$py" - <<'PY'
+import random, run
+a = run.parse_args(["--seed", "42", "--configs", "none,upstream,wbt", "--workloads", "W1"])
+rng = random.Random(a.seed_value)
+plan = [c for r in range(3) for c in rng.sample(a.config_list, 3)]
+print(a.seed_value, " ".join(plan))
+PY
+)
+check "seed 42 is taken and every round holds each configuration once ($order)" \
+	"$py" -c 'import sys; w = sys.argv[1].split(); s, p = w[0], w[1:]
+sys.exit(not (s == "42" and all(sorted(p[i:i + 3]) == ["none", "upstream", "wbt"] for i in (0, 3, 6))))' "$order"
+expect_fail "SEED must be a whole number" env SEED=x "$py" "$top/bench/run.py" --workloads W1
+expect_fail "unknown profile 'floppy'" env PROFILES=floppy "$py" "$top/bench/run.py"
+expect_fail "leaves no workload" env PROFILES=nvme "$py" "$top/bench/run.py" --workloads W6
+exit "$fails"
