@@ -88,7 +88,9 @@ def describe(cfg):
         return "patched kernel, wb_lat_usec=%d" % wbt_at_usec(cfg)
     return {"none": "patched kernel, throttling off (knob = 0)",
             "upstream": "unpatched 6.12, its own blk-wbt at defaults",
-            "wbt": "patched kernel at defaults"}.get(cfg, "?")
+            "wbt": "patched kernel at defaults",
+            "nohooks": "patched kernel built without the hooks (CONFIG_BLK_MQ_WBT=n), "
+                       "W6 only"}.get(cfg, "?")
 
 
 def colors(cfgs):

@@ -59,7 +59,8 @@ PARAMS = {
         "IDLE_RUNTIME": 3,
     },
 }
-PARAMS["quick"] = dict(PARAMS["full"], W1_DEVS="hdd", W1_RUNTIME=20, W1_READ_MB=160)
+PARAMS["quick"] = dict(PARAMS["full"], W1_DEVS="hdd", W1_RUNTIME=20, W1_READ_MB=160,
+                       IDLE_RUNTIME=2)
 PARAMS["demo"] = dict(PARAMS["quick"], W1_RUNTIME=30, W1_READ_MB=256)
 DEV_KEYS = ["W1_DEVS", "W2_DEVS", "W3_DEVS", "W4_DEVS", "W7_DEVS", "W8_DEVS"]
 # Rough guest seconds per workload and device, for the VM timeout.
