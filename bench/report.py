@@ -20,7 +20,7 @@ EXTRA_COLORS = ["tab:purple", "tab:orange", "tab:brown", "tab:pink", "tab:olive"
                 "tab:cyan", "tab:gray"]
 # The W1 figures of the informational trade-off table (wbt@USEC vs none).
 TRADEOFF = [("read_p99.9_us", "p99.9"), ("read_max_us", "max"),
-            ("read_kbs", "read rate"), ("write_kbs", "write rate")]
+            ("dev_read_kbs", "device read rate"), ("dev_write_kbs", "device write rate")]
 W1_PCTS = [50, 75, 90, 95, 99, 99.5, 99.9, 99.99, 99.999]
 JAN_PCTS = [25, 50, 75, 90, 99]
 W8_PCTS = ["50", "75", "90", "95", "99", "99.5", "99.9", "99.99", "99.999", "99.9999"]
@@ -37,7 +37,7 @@ LABELS = {
     "mbps": "throughput (MB/s)", "max_latency_ms": "max latency (ms)",
     "rand_iops": "4k O_DIRECT randwrite IOPS",
     "rand_cpu_us_per_io": "randwrite CPU per IO (us)",
-    "seq_mbps": "buffered seq write (MB/s)",
+    "seq_mbps": "buffered seq write (MiB/s)",
     "seq_cpu_ms_per_mb": "seq write CPU per MiB (ms, fio task only)",
     "dev_read_kbs": "device read rate (KB/s, common window)",
     "dev_write_kbs": "device write rate (KB/s, common window)",
@@ -295,11 +295,12 @@ def interp(pts, t):
 
 def w1_window(res, cell):
     """The W1 rate window of a cell, in seconds from the reader's start:
-    the shortest reader run of every good run of every configuration, so
-    that every configuration is measured over the same interval with its
-    reader still running."""
-    durs = [s["read_secs"] for r in res["runs"] if r.get("ok")
-            for s in r.get("w1stat", {}).get(cell, [])]
+    the shortest reader of every good run of every configuration (up to
+    its last counter sample), so that every configuration is measured over
+    the same interval with its reader still running."""
+    # The sampler's last point can come just before the reader's end.
+    durs = [min(s["read_secs"], s["pts"][-1][0]) for r in good_runs(res)
+            for s in r.get("w1stat", {}).get(cell, []) if s["pts"]]
     cap = res["invocation"].get("params", {}).get("W1_RUNTIME")
     if not durs:
         return None
@@ -415,6 +416,10 @@ def cell_text(agg, cfg, key):
         r = ratio(agg, cfg, key)
         if r is not None:
             s += " x%.2f" % r
+    if cfg not in ("none", "upstream"):
+        u = agg.get("upstream", {}).get(key)
+        if u and u[0]:
+            s += " xU%.2f" % (med / u[0])
     return s
 
 
@@ -484,10 +489,9 @@ GOALS = [
 
 
 def verdict(agg, cfg, ref, key, op, factor):
-    """(measured text, verdict): verdict is "holds", "NO", "within noise"
-    (the goal is missed, but the min-max ranges of cfg and factor x ref
-    overlap and the medians are within NOISE of each other) or None (not
-    measured)."""
+    """(measured text, verdict): verdict is "within noise" when the min-max
+    ranges of cfg and factor x ref overlap and the medians are within NOISE
+    of each other, else "holds" or "NO"; None when not measured."""
     if ref == "floor":
         w, cell, met = key.split("|")
         a = agg.get(cfg, {}).get("%s|%s|%s_floor" % (w, cell, met[:-3]))
@@ -498,13 +502,13 @@ def verdict(agg, cfg, ref, key, op, factor):
         return "not measured", None
     r = a[0] / b[0]
     meas = "%s/%s = %.3f" % (cfg, ref, r)
-    holds = r <= factor if op == "le" else r >= factor
-    if holds:
-        return meas, "holds"
+    # Noise first: a goal that holds only because both sides landed on the
+    # same figure (a fio histogram bucket) is not a result.
     lo, hi = b[1] * factor, b[2] * factor
-    if a[1] <= hi and lo <= a[2] and abs(r / factor - 1) <= NOISE:
+    if ref != "floor" and a[1] <= hi and lo <= a[2] and abs(r / factor - 1) <= NOISE:
         return meas, "within noise"
-    return meas, "NO"
+    holds = r <= factor if op == "le" else r >= factor
+    return meas, "holds" if holds else "NO"
 
 
 def goal_cells(agg, w, which):
@@ -546,8 +550,11 @@ def w1_why(res, agg, workloads):
         k = "W1|%s|" % cell
         try:
             n99, w99 = agg["none"][k + "read_p99.9_us"][0], agg["wbt"][k + "read_p99.9_us"][0]
-            ntot, wtot = agg["none"][k + "total_kbs"][0], agg["wbt"][k + "total_kbs"][0]
-            rr, wr = ratio(agg, "wbt", k + "read_kbs"), ratio(agg, "wbt", k + "write_kbs")
+            pre = "dev_" if k + "dev_total_kbs" in agg["wbt"] else ""
+            ntot = agg["none"][k + pre + "total_kbs"][0]
+            wtot = agg["wbt"][k + pre + "total_kbs"][0]
+            rr = ratio(agg, "wbt", k + pre + "read_kbs")
+            wr = ratio(agg, "wbt", k + pre + "write_kbs")
         except KeyError:
             continue
         target = knob_usec(first_meta(res, "wbt"), cell)
@@ -589,7 +596,7 @@ def slowest_reads(res, cfgs):
     for cell in cells:
         for c in cfgs:
             runs = []
-            for r in res["runs"]:
+            for r in good_runs(res):
                 if r["config"] != c:
                     continue
                 for rep in r.get("slow", {}).get(cell, []):
@@ -657,7 +664,7 @@ def accel_of(res):
 
 
 def first_meta(res, cfg):
-    for r in res["runs"]:
+    for r in good_runs(res):
         if r["config"] == cfg and r.get("meta"):
             return r["meta"]
     return {}
@@ -671,8 +678,9 @@ def markdown(res):
     L.append("# wbt benchmark: %s run of %s" % (inv["mode"], inv["date"]))
     L.append("")
     L.append("Produced by `scripts/bench.sh` (bench/run.py); raw samples in `results.json`.")
-    L.append("Figures: median over the runs (min-max when there are several), and "
-             "`xR`, the ratio of the median to the median of *none* in this invocation.")
+    L.append("Figures: median over the good runs (min-max when there are several), "
+             "`xR`, the ratio of the median to the median of *none* in this invocation, "
+             "and for wbt `xU`, the ratio to *upstream*'s median.")
     L.append("")
     L.append("## Setup")
     L.append("")
@@ -740,7 +748,7 @@ def markdown(res):
         L.append("- **queueing null_blk profile(s) %s UNAVAILABLE** in the kernel(s) used "
                  "(no FIFO latency model): those cells ran on virtio-blk instead"
                  % ", ".join(unavail))
-    for c in [c for c in cfgs if c != "none"]:
+    for c in [c for c in cfgs if c not in ("none", "nohooks")]:
         absent = sorted({k[4:] for r in res["runs"] if r["config"] == c
                          for k, v in r["meta"].items()
                          if k.startswith("dev.") and " absent " in v})
@@ -766,10 +774,10 @@ def markdown(res):
     L.append("")
     L.append("## Goals")
     L.append("")
-    L.append("Verdicts on the medians: **holds**, **NO**, or **within noise** (missed, "
-             "but the min-max ranges of the two sides overlap and the medians are "
-             "within %d %% of the goal).  The goals are one table, `GOALS` in "
-             "bench/report.py." % round(NOISE * 100))
+    L.append("Verdicts on the medians: **within noise** when the min-max ranges of the "
+             "two sides (the reference scaled by the goal's factor) overlap and the "
+             "medians are within %d %% of the goal, else **holds** or **NO**.  The "
+             "goals are one table, `GOALS` in bench/report.py." % round(NOISE * 100))
     L.append("")
     L.append("| goal | measured | verdict |")
     L.append("|---|---|---|")
@@ -820,7 +828,7 @@ def markdown(res):
 
 def merged_cdf(res, cfg, key):
     hist = {}
-    for r in res["runs"]:
+    for r in good_runs(res):
         if r["config"] == cfg:
             for us, n in r["cdf"].get(key, []):
                 hist[us] = hist.get(us, 0) + n

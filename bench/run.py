@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Host driver of the wbt benchmark suite (see bench/README.md).
 
-Boots one QEMU guest per (configuration, repeat), interleaved
-(none, upstream, wbt, none, ...), runs the selected workloads in it with
+Boots one QEMU guest per (configuration, repeat), in rounds of one boot
+per configuration, each round shuffled with a recorded seed, runs the
+selected workloads in it with
 bench/guest/wbt-bench.sh, collects the raw results and writes
 results.json, results.md and the plots (bench/report.py).
 """
@@ -46,9 +47,10 @@ DIRTY_BG_BYTES = 32 * MIB
 # plus virtio (a virtio-blk disk) and fast (null_blk without a model).
 PARAMS = {
     "full": {
-        "W1_DEVS": "hdd qd1wc ssd usb virtio", "W1_WRITE_MB": 192, "W1_READ_MB": 256,
+        "W1_DEVS": "hdd qd1wc ssd usb nvme hdd-fifo virtio", "W1_WRITE_MB": 192,
+        "W1_READ_MB": 256,
         "W1_BS": "4k", "W1_RUNTIME": 40,
-        "W2_DEVS": "hdd qd1wc ssd usb", "W2_MB": 192,
+        "W2_DEVS": "hdd qd1wc ssd usb nvme", "W2_MB": 192,
         "W3_DEVS": "hdd qd1wc ssd usb", "W4_DEVS": "virtio", "JAN_RUNTIME": 30,
         "W3_WFILE_MB": 64, "JAN_RFILE_MB": 8,
         # dbench DEVICE:FS:CLIENTS; XFS on ssd is Jan Kara's -38 % case.
@@ -127,7 +129,7 @@ def parse_args(argv):
     p.add_argument("--demo", action="store_true",
                    help="W1 short form, none and wbt side by side (make demo)")
     p.add_argument("--workloads", default=os.environ.get("WORKLOADS", ""),
-                   help="comma or space separated subset of W1..W6 [all; QUICK: W1]")
+                   help="comma or space separated subset of W1..W8 [all; QUICK: W1]")
     p.add_argument("--repeats", default=os.environ.get("REPEATS", ""),
                    help="boots per configuration [3]")
     p.add_argument("--configs", default=os.environ.get("CONFIGS", ""),
@@ -330,14 +332,17 @@ def run_one(a, cfg, rep, idx, total, outdir, params, files):
     secs = time.time() - t0
     shutil.rmtree(tmp, ignore_errors=True)
     rec = report.parse_run(raw)
-    rec.update(config=cfg, repeat=rep, kernel=kernel, knob=knob, rc=rc, ok=rc == 0,
+    # A workload's ERROR line or an unparsable result fails the run too.
+    rec.update(config=cfg, repeat=rep, kernel=kernel, knob=knob, rc=rc,
+               ok=rc == 0 and not errors and not rec["notes"],
                secs=round(secs, 1), accel=accel, host_load=[round(x, 2) for x in load],
                workloads=wls)
-    if rc != 0:
-        why = errors or [t for t in tail if "timed out" in t or "Kernel panic" in t] or \
+    if not rec["ok"]:
+        why = errors or rec["notes"] or \
+            [t for t in tail if "timed out" in t or "Kernel panic" in t] or \
             ["exit %d; last console line: %s" % (rc, tail[-1] if tail else "none")]
         rec["reason"] = "; ".join(why[:3])
-    if rc != 0:
+    if not rec["ok"]:
         log("run %d/%d: %s r%d FAILED (exit %d); last console lines:"
             % (idx, total, cfg, rep, rc))
         for t in tail:

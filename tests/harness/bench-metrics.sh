@@ -30,6 +30,9 @@ v = report.verdict(agg_of((110, 90, 120, 3), (100, 90, 120, 3)), "wbt", "none", 
 say(v[1] == "NO", "10 %% over, ranges overlapping: NO (%s)" % (v,))
 v = report.verdict(agg_of((50, 45, 55, 3), (100, 95, 105, 3)), "wbt", "none", "W|c|m", "le", 0.1)
 say(v[1] == "NO", "0.5 x none against <= 0.1 is NO, not noise (%s)" % (v,))
+v = report.verdict(agg_of((66847, 66847, 66847, 3), (66847, 66847, 66847, 3)),
+                   "wbt", "none", "W|c|m", "le", 1.0)
+say(v[1] == "within noise", "the same histogram bucket on both sides is noise, not holds (%s)" % (v,))
 v = report.verdict({"wbt": {}}, "wbt", "none", "W|c|m", "le", 1.0)
 say(v[1] is None, "a missing side is not measured (%s)" % (v,))
 
