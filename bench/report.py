@@ -155,7 +155,7 @@ def w1_stat(path, r0, r1):
             # uptime, then /sys/block/X/stat: reads merges sectors ticks writes ...
             if len(t) >= 8:
                 pts.append([round(float(t[0]) - r0, 2), int(t[3]), int(t[7])])
-    return {"read_secs": round(r1 - r0, 2), "pts": pts}
+    return {"read_secs": round(r1 - r0, 2), "pts": sorted(pts)}
 
 
 def parse_run(raw):

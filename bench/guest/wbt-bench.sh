@@ -181,7 +181,7 @@ dev_open() {
 		set:*)
 			# The value read back below goes into the report.
 			echo "${KNOB_MODE#set:}" >"$k" ||
-				say "ERROR: $DEV: writing ${KNOB_MODE#set:} to ${k##*/} failed"
+				{ say "ERROR: $DEV: writing ${KNOB_MODE#set:} to ${k##*/} failed"; fails=$((fails + 1)); }
 			;;
 		esac
 		kv="${k##*/}=$(cat "$k")"
@@ -205,7 +205,7 @@ idle_read() {
 		--ioengine=psync --size=256m --time_based --runtime="$IDLE_RUNTIME" \
 		--percentile_list=50:90:99:99.9 --output-format=json \
 		--output="/tmp/idle-$LABEL.json" >/dev/null 2>&1 ||
-		{ say "ERROR: idle read on $LABEL failed"; return 0; }
+		{ say "ERROR: idle read on $LABEL failed"; fails=$((fails + 1)); return 0; }
 	keep_json "/tmp/idle-$LABEL.json" "idle-$LABEL"
 	result "IDLE dev=$LABEL json=idle-$LABEL.json.gz"
 	say "IDLE $LABEL: unloaded 4k reads for ${IDLE_RUNTIME}s done"
@@ -223,15 +223,15 @@ dev_close() {
 # background during a measurement.  FS=xfs makes XFS instead.
 fs_make() {
 	if [ "${FS:-ext4}" = xfs ]; then
-		mkfs.xfs -q -f -K "/dev/$DEV" || return 1
+		mkfs.xfs -q -f -K "/dev/$DEV" || { dev_close; return 1; }
 	else
 		mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0,nodiscard "/dev/$DEV" ||
-			return 1
+			{ dev_close; return 1; }
 	fi
 	if [ -n "${1:-}" ]; then
-		mount -o "$1" "/dev/$DEV" "$MNT"
+		mount -o "$1" "/dev/$DEV" "$MNT" || { dev_close; return 1; }
 	else
-		mount "/dev/$DEV" "$MNT"
+		mount "/dev/$DEV" "$MNT" || { dev_close; return 1; }
 	fi
 }
 
@@ -289,7 +289,9 @@ w1() {
 		--percentile_list=1:5:10:25:50:75:90:95:99:99.5:99.9:99.99:99.999 \
 		--write_lat_log=/tmp/w1lat --log_avg_msec=0 \
 		--output-format=json+ --output=/tmp/w1.json >/dev/null 2>/tmp/w1.err ||
-		{ say "ERROR: W1 fio failed: $(cat /tmp/w1.err)"; touch /tmp/w1.stop; wait; return 1; }
+		{ say "ERROR: W1 fio failed: $(cat /tmp/w1.err)"; touch /tmp/w1.stop; wait; fs_done; return 1; }
+	# The counters at the reader's end, for the report's common window.
+	echo "$(now) $(cat "/sys/block/$DEV/stat")" >>/tmp/w1.stat
 	r1=$(now)
 	touch /tmp/w1.stop
 	wait "$wpid"
@@ -382,7 +384,7 @@ w34() {
 	fio_jan "$w"
 	say "$w $LABEL: fio ${JAN_RUNTIME}s"
 	fio --output-format=json+ --output="/tmp/$w.json" "/tmp/$w.fio" >/dev/null 2>"/tmp/$w.err" ||
-		{ say "ERROR: $w fio failed: $(cat "/tmp/$w.err")"; return 1; }
+		{ say "ERROR: $w fio failed: $(cat "/tmp/$w.err")"; fs_done; return 1; }
 	keep_json "/tmp/$w.json" "$(echo "$w" | tr W w)-$LABEL"
 	result "$w dev=$LABEL json=$(echo "$w" | tr W w)-$LABEL.json.gz"
 	say "$w $LABEL: done"
@@ -497,12 +499,12 @@ w6() {
 	fio --name=w6rand --filename="/dev/$DEV" --rw=randwrite --bs=4k --direct=1 \
 		--ioengine=psync --size=1g --time_based --runtime="$W6_RUNTIME" \
 		--output-format=json --output=/tmp/w6rand.json >/dev/null 2>&1 ||
-		{ say "ERROR: W6 randwrite failed"; return 1; }
+		{ say "ERROR: W6 randwrite failed"; dev_close; return 1; }
 	say "W6 $DEV: buffered 1M sequential writes, ${W6_RUNTIME}s"
 	fio --name=w6seq --filename="/dev/$DEV" --rw=write --bs=1M --direct=0 \
 		--ioengine=psync --size=2g --time_based --runtime="$W6_RUNTIME" --end_fsync=1 \
 		--output-format=json --output=/tmp/w6seq.json >/dev/null 2>&1 ||
-		{ say "ERROR: W6 seqwrite failed"; return 1; }
+		{ say "ERROR: W6 seqwrite failed"; dev_close; return 1; }
 	keep_json /tmp/w6rand.json w6-rand
 	keep_json /tmp/w6seq.json w6-seq
 	result "W6 dev=fast rand=w6-rand.json.gz seq=w6-seq.json.gz"
