@@ -581,8 +581,10 @@ def w1_why(res, agg, workloads):
     if not L:
         return []
     return ["## W1: what bounds the ratios (from this run; informational)", "",
-            "The write-rate sum mixes two intervals (the reader's run and the "
-            "writer's whole passes), so it is approximate.", ""] + L + [""]
+            "The read + write rates are the device's counters over the common "
+            "window when the run has them; older runs only have fio's rate and "
+            "the writer's whole passes, two intervals, so their sum is "
+            "approximate.", ""] + L + [""]
 
 
 def slowest_reads(res, cfgs):
