@@ -101,14 +101,23 @@ ktap() {
 	fi
 }
 
-# kunit_cases SOURCE: the case names of a KUnit suite's source file, in order.
+# kunit_cases SOURCE [ARRAY]: the case names of a KUnit suite's source
+# file, in order; only those of the struct kunit_case ARRAY[] when the file
+# holds several suites.
 kunit_cases() {
-	sed -n -E 's/^[[:space:]]*KUNIT_CASE[A-Z_]*\(([A-Za-z0-9_]+).*/\1/p' "$1"
+	local pat='^[[:space:]]*KUNIT_CASE[A-Z_]*\(([A-Za-z0-9_]+).*'
+	if [ -n "${2:-}" ]; then
+		sed -n -E "/struct kunit_case $2\[\]/,/^};/s/$pat/\1/p" "$1"
+	else
+		sed -n -E "s/$pat/\1/p" "$1"
+	fi
 }
 
-# The series' KUnit suites: NAME:SOURCE (relative to the kernel tree).
+# The series' KUnit suites: NAME:SOURCE[:ARRAY] (relative to the kernel
+# tree; ARRAY names the suite's case array when SOURCE holds several).
 KUNIT_SUITES=(
-	wbt:lib/tests/wbt_kunit.c
+	wbt:lib/tests/wbt_kunit.c:wbt_controller_cases
+	wbt_wait:lib/tests/wbt_kunit.c:wbt_wait_cases
 	null_blk_fifo:drivers/block/null_blk/fifo_kunit.c
 )
 
@@ -117,12 +126,13 @@ KUNIT_SUITES=(
 # kernel tree TREE.  Sets KUNIT_NCASES to the number of cases in the
 # sources.
 kunit_suites() {
-	local tree=$1 file=$2 s name src
+	local tree=$1 file=$2 s name src array
 	local -a cases
 	KUNIT_NCASES=0
 	for s in "${KUNIT_SUITES[@]}"; do
-		name=${s%%:*} src=$tree/${s#*:}
-		mapfile -t cases < <(kunit_cases "$src" 2>/dev/null)
+		IFS=: read -r name src array <<<"$s"
+		src=$tree/$src
+		mapfile -t cases < <(kunit_cases "$src" "$array" 2>/dev/null)
 		if [ ${#cases[@]} = 0 ]; then
 			record FAIL "kunit $name: no KUNIT_CASE in $src"
 			continue
