@@ -35,6 +35,10 @@ v = report.verdict(agg_of((66847, 66847, 66847, 3), (66847, 66847, 66847, 3)),
 say(v[1] == "within noise", "the same histogram bucket on both sides is noise, not holds (%s)" % (v,))
 v = report.verdict({"wbt": {}}, "wbt", "none", "W|c|m", "le", 1.0)
 say(v[1] is None, "a missing side is not measured (%s)" % (v,))
+v = report.verdict(agg_of((1.9, 1.5, 2.1, 3), (1, 1, 1, 3)), "wbt", "abs", "W|c|m", "le", 2.0)
+say(v[1] == "holds" and "wbt = 1.900" in v[0], "an absolute bound on the metric itself (%s)" % (v,))
+v = report.verdict(agg_of((2.1, 1.9, 2.2, 3), (1, 1, 1, 3)), "wbt", "abs", "W|c|m", "le", 2.0)
+say(v[1] == "NO", "an absolute bound is never noise (%s)" % (v,))
 
 # Two runs of one cell: the window is the shorter reader (10 s); a failed
 # run with a shorter reader does not shorten it, nor count in the medians.
