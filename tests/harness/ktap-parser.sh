@@ -88,9 +88,9 @@ expect "a stream that never came back fails" \
 mapfile -t cases < <(kunit_cases "$fx/kunit-cases.c")
 check "kunit_cases reads KUNIT_CASE, _PARAM and _SLOW" \
 	test "${cases[*]}" = "wbt_test_alpha wbt_test_beta wbt_test_gamma"
-mapfile -t cases < <(kunit_cases "$fx/kunit-two-suites.c" two_b_cases)
+mapfile -t two < <(kunit_cases "$fx/kunit-two-suites.c" two_b_cases)
 check "kunit_cases SOURCE ARRAY reads only that suite's cases" \
-	test "${cases[*]}" = "wbt_test_delta wbt_test_epsilon"
+	test "${two[*]}" = "wbt_test_delta wbt_test_epsilon"
 expect "KUnit: a complete suite, every case of the list" \
 "PASS|kunit wbt: wbt_test_alpha|
 PASS|kunit wbt: wbt_test_beta|
