@@ -526,7 +526,10 @@ def verdict(agg, cfg, ref, key, op, factor):
     if not a or not b or not b[0]:
         return "not measured", None
     r = a[0] / b[0]
-    meas = ("%s = %.3f" if ref == "abs" else "%s/%s = %.3f") % ((cfg, r) if ref == "abs" else (cfg, ref, r))
+    if ref == "abs":
+        meas = "%s = %.3f" % (cfg, r)
+    else:
+        meas = "%s/%s = %.3f" % (cfg, ref, r)
     # Noise first: a goal that holds only because both sides landed on the
     # same figure (a fio histogram bucket) is not a result.
     lo, hi = b[1] * factor, b[2] * factor
