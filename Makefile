@@ -54,7 +54,7 @@ endif
 
 .PHONY: help deps base apply export verify-series checkpatch build build-upstream \
 	build-debug initramfs vm demo bench stress check check-series \
-	series-touched sparse lint deb clean distclean FORCE
+	series-touched sparse lint deb trace-formats clean distclean FORCE
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -153,6 +153,8 @@ sparse: $(call image,wbt)
 check-series: $(call image,wbt) ## build every patch of the series in full (slow)
 	@$(S)/build-series.sh --full
 
+trace-formats: $(call image,upstream) $(INITRAMFS) ## re-read 6.12's wbt trace event formats into tests/trace-formats/6.12/
+	@$(S)/trace-formats.sh --update
 check: $(DEPS_STAMP) ## run every test; last line: N passed, N failed, N skipped
 	@$(S)/check.sh
 

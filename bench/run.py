@@ -29,7 +29,7 @@ WORK = os.environ.get("WBT_WORK", os.path.join(TOP, "work"))
 GUEST_SCRIPT = os.path.join(TOP, "bench", "guest", "wbt-bench.sh")
 WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8"]
 CONFIGS = ["none", "upstream", "wbt", "nohooks"]
-# nohooks, the patched kernel built without the hooks (CONFIG_BLK_MQ_WBT=n),
+# nohooks, the patched kernel built without the hooks (CONFIG_BLK_WBT=n),
 # is the reference of the overhead workload only.
 ONLY = {"nohooks": ["W6"]}
 # Optional extra configurations: wbt@USEC, the patched kernel with wb_lat_usec

@@ -11,7 +11,8 @@
 #          with O_DIRECT, so a lost or torn write fails the pass
 #   rd     foreground readers (buffered random reads of a cold file)
 #   knobs  a write every 50 ms to wb_lat_usec, wbt_lat_usec or
-#          wb_window_usec: random valid values, 0, -1 and bad strings
+#          wb_window_usec: random values in and out of the window's
+#          bounds, 0, -1 and bad strings
 #   sched  scheduler switches: none, mq-deadline, kyber, bfq, on qdev
 #          and pc; not on the disk holding the swap file: 6.12's elevator
 #          switch allocates memory (kernfs) with the queue frozen, and
@@ -197,19 +198,20 @@ w_knobs() { # w_knobs NAME DEV: one writer per device, so that a device
 		1) k=wbt_lat_usec ;;
 		*) k=wb_window_usec ;;
 		esac
+		# bad: abc anywhere, a window out of 1000..10000000 (-1 aside)
+		bad=0
+		case $k:$v in
+		*:abc) bad=1 ;;
+		wb_window_usec:-1) ;;
+		wb_window_usec:*) [ "$v" -ge 1000 ] && [ "$v" -le 10000000 ] || bad=1 ;;
+		esac
 		if try "$q/$k" "$v"; then
 			ok=$((ok + 1))
-			case $k:$v in
-			*:abc | wb_window_usec:0)
-				fail "knobs: $q/$k accepted '$v'" ;;
-			esac
+			[ "$bad" = 0 ] || fail "knobs: $q/$k accepted '$v'"
 		else
 			refused=$((refused + 1))
 			# A device being powered off refuses everything.
-			case $k:$v in
-			*:abc | wb_window_usec:0) ;;
-			*) [ "$2" = "$PC" ] || fail "knobs: $q/$k refused '$v'" ;;
-			esac
+			[ "$bad" = 1 ] || [ "$2" = "$PC" ] || fail "knobs: $q/$k refused '$v'"
 		fi
 		n=$((n + 1))
 		count "$1" "$n $ok $refused"

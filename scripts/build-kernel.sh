@@ -3,7 +3,7 @@
 #   wbt       patched tree (work/linux, series applied), configs vm + wbt
 #   upstream  pristine base (work/linux-base), configs vm + upstream
 #   debug     patched tree, configs vm + wbt + debug
-#   nohooks   patched tree, configs vm + wbt + nohooks: CONFIG_BLK_MQ_WBT=n,
+#   nohooks   patched tree, configs vm + wbt + nohooks: CONFIG_BLK_WBT=n,
 #             the benchmark's W6 reference without the throttle's hooks
 # Output: work/build/FLAVOUR/arch/x86/boot/bzImage.  work/build/FLAVOUR links
 # to SRC/.build-FLAVOUR: with the output inside each source tree, compiler

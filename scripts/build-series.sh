@@ -53,7 +53,7 @@ done
 if [ "$mode" = --touched ]; then
 	# The whole feature configured out: every file the series touches.
 	cp "$ref" "$out/.config"
-	"$wt/scripts/config" --file "$out/.config" -d BLK_MQ_WBT -d WBT -d WBT_KUNIT_TEST
+	"$wt/scripts/config" --file "$out/.config" -d BLK_WBT -d WBT -d WBT_KUNIT_TEST
 	"${mk[@]}" olddefconfig >/dev/null
 	# Only objects still built: a single-object make compiles any file.
 	built() {

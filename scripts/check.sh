@@ -102,6 +102,8 @@ if group series; then
 	banner "series: git am, export round trip, checkpatch, per-patch build"
 	stage "series: applies to the pinned base with git am" apply
 	t "series: patches/ matches the work tree" "$TOP/scripts/verify-series.sh"
+	t "series: make olddefconfig keeps CONFIG_BLK_WBT and CONFIG_BLK_WBT_MQ as set" \
+		bash "$TOP/tests/series/kconfig.sh"
 	while read -r p; do
 		t "series: checkpatch --strict $p" "$TOP/scripts/checkpatch-series.sh" "$p"
 	done <"$TOP/patches/series"
@@ -135,10 +137,20 @@ if group guest; then
 	for f in "${ksft[@]}"; do
 		ktap -x "kselftest $f" "$res/ksft/$f.ktap"
 	done
+	# The trace events' format files are 6.12's (make trace-formats).
+	t "guest: the wbt trace event formats are 6.12's, but for tests/trace-formats/allow" \
+		"$TOP/scripts/trace-formats.sh" --check
 	# The observability recipes of Documentation/block/writeback-throttling.rst.
 	vmtest "guest: the document's recipes run, no kernel warnings" check-recipes \
 		-t 600 -o "$res/recipes" -- /tests/guest/recipes.sh
 	ktap "recipe" "$res/recipes/recipes.ktap"
+	# The same command lines on unpatched 6.12: the trace consumers see
+	# the same events and fields on both kernels.
+	stage "guest: the unpatched 6.12 kernel is built" build-upstream
+	vmtest "guest: the document's recipes run on unpatched 6.12, no kernel warnings" \
+		check-recipes-upstream -k upstream -t 600 -o "$res/recipes-upstream" \
+		-- /tests/guest/recipes.sh
+	ktap "recipe on 6.12" "$res/recipes-upstream/recipes.ktap"
 fi
 
 if group deb; then

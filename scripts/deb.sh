@@ -144,10 +144,11 @@ configure() {
 			check_fragment "$f"
 		fi || die "$out/.config lacks options of $(basename "$f")"
 	done
-	# The series' Kconfig: the new options are in, 6.12's own is gone.
-	grep -qx CONFIG_BLK_MQ_WBT=y "$out/.config" || die "CONFIG_BLK_MQ_WBT is not y"
+	# The series' Kconfig: 6.12's symbols, now for the series' throttle
+	# (the core, CONFIG_WBT, is only in the series), on by default.
+	grep -qx CONFIG_BLK_WBT=y "$out/.config" || die "CONFIG_BLK_WBT is not y"
+	grep -qx CONFIG_BLK_WBT_MQ=y "$out/.config" || die "CONFIG_BLK_WBT_MQ is not y"
 	grep -qx CONFIG_WBT=y "$out/.config" || die "CONFIG_WBT is not y"
-	! grep -q '^CONFIG_BLK_WBT=' "$out/.config" || die "CONFIG_BLK_WBT (6.12's wbt) is still set"
 	log "config: $(grep -c '=y$' "$out/.config") built in, $(grep -c '=m$' "$out/.config") modules; $out/.config"
 }
 

@@ -53,11 +53,11 @@ else
 		"$(cd "$root" && find boot | tr '\n' ' ')"
 	finish
 fi
-if grep -qx CONFIG_BLK_MQ_WBT=y "$cfg" && grep -qx CONFIG_WBT=y "$cfg" &&
-	! grep -q '^CONFIG_BLK_WBT=' "$cfg"; then
-	res OK "config: BLK_MQ_WBT=y, WBT=y, no BLK_WBT"
+if grep -qx CONFIG_BLK_WBT=y "$cfg" && grep -qx CONFIG_BLK_WBT_MQ=y "$cfg" &&
+	grep -qx CONFIG_WBT=y "$cfg"; then
+	res OK "config: BLK_WBT=y, BLK_WBT_MQ=y, WBT=y"
 else
-	res FAIL "config: BLK_MQ_WBT=y, WBT=y, no BLK_WBT"
+	res FAIL "config: BLK_WBT=y, BLK_WBT_MQ=y, WBT=y"
 fi
 
 # Function symbols, from the packaged System.map.

@@ -5,12 +5,15 @@
 #
 # A recipe is the literal block that follows a ".. recipe: NAME" comment in
 # the document.  A line starting with "# " (the root prompt) is a command,
-# other lines continue it.  The recipes name the disk "sda": here that is
-# replaced by the name of a queueing null_blk disk.  Each recipe runs while
+# other lines continue it.  The recipes name the disk "sda", and "8:0" in
+# trace events: here those are replaced by the name and MAJ:MIN of a
+# queueing null_blk disk.  Each recipe runs while
 # a buffered writer and a direct reader load the disk, and every two
 # seconds the latency target is set anew below the disk's read latency, so
-# that wbt scales down from step 0 and every event fires.  The recipe's output is then checked
-# for the events of that disk.
+# that wbt scales down from step 0 and every event fires.  The recipe's
+# output is then checked for the events of that disk.  The same commands
+# run on unpatched 6.12 (scripts/check.sh), which has the null_blk model
+# but only wbt_lat_usec.
 # make_qdev, wbt_bg, read_loop, KTAP and the cleanup trap, from the
 # kselftests' wbt_lib.sh
 . /guest/lib.sh
@@ -35,13 +38,13 @@ recipe_text()
 load_start()
 {
 	# off, then on again below: re-enabling starts from step 0
-	knob_set "$dev" wb_lat_usec 0
+	knob_set "$dev" "$KNOB" 0
 	wbt_bg dd if=/dev/zero of="/dev/$dev" bs=1M count=1000
 	WPID=$WBT_LASTPID
 	wbt_bg read_loop "/dev/$dev"
 	RPID=$WBT_LASTPID
 	# every two seconds, so that a slow starting recipe still sees steps
-	wbt_bg sh -c "f=/sys/block/$dev/queue/wb_lat_usec
+	wbt_bg sh -c "f=/sys/block/$dev/queue/$KNOB
 		while sleep 2; do echo 0 > \$f; echo $TARGET_USEC > \$f; done"
 	TPID=$WBT_LASTPID
 }
@@ -51,7 +54,7 @@ load_stop()
 	kill "$WPID" "$RPID" "$TPID" 2>/dev/null
 	wait_pids 120 "$WPID" "$RPID" "$TPID" ||
 		ktap_print_msg "load did not stop: $(pid_state "$WPID")"
-	knob_set "$dev" wb_lat_usec -1
+	knob_set "$dev" "$KNOB" -1
 }
 
 # run_recipe NAME [WRAPPER...]: run recipe NAME under load in its own
@@ -60,7 +63,7 @@ run_recipe()
 {
 	_r=$1
 	shift
-	recipe_text "$_r" | sed "s/sda/$dev/g" > "$WBT_TMP/$_r.sh"
+	recipe_text "$_r" | sed -e "s/sda/$dev/g" -e "s/8:0/$majmin/g" > "$WBT_TMP/$_r.sh"
 	if [ ! -s "$WBT_TMP/$_r.sh" ]; then
 		ktap_print_msg "no recipe '$_r' in $DOC"
 		return 1
@@ -115,18 +118,22 @@ main()
 		ktap_finished
 	fi
 	dev=$QDEV
+	majmin=$(cat "/sys/block/$dev/dev")
+	# the load's knob: wb_lat_usec, or 6.12's wbt_lat_usec on 6.12
+	KNOB=wb_lat_usec
+	[ -e "/sys/block/$dev/queue/$KNOB" ] || KNOB=wbt_lat_usec
 	wbt_set_dirty 33554432 8388608
-	ktap_print_msg "disk $dev, target ${TARGET_USEC}us under load"
+	ktap_print_msg "disk $dev ($majmin), target ${TARGET_USEC}us under load"
 
 	# 2: trace-cmd record/report
 	rc=1
 	if run_recipe trace-cmd; then
 		rc=0
-		expect trace-cmd "wbt_stat: *$dev: rmean=" "wbt_stat of $dev" || rc=1
+		expect trace-cmd "wbt_stat: *$majmin: rmean=" "wbt_stat of $majmin" || rc=1
 		# the reason as text ("scale down"), not as an address
-		expect trace-cmd "wbt_step: *$dev: [a-z]* [a-z]*: step=" \
-			"wbt_step of $dev with its reason" || rc=1
-		expect trace-cmd "wbt_timer: *$dev: status=" "wbt_timer of $dev" || rc=1
+		expect trace-cmd "wbt_step: *$majmin: [a-z]* [a-z]*: step=" \
+			"wbt_step of $majmin with its reason" || rc=1
+		expect trace-cmd "wbt_timer: *$majmin: status=" "wbt_timer of $majmin" || rc=1
 		for e in wbt_stat wbt_lat wbt_step wbt_timer; do
 			grep -m 1 " $e: " "$WBT_TMP/trace-cmd.out" | sed 's/^ */# /'
 		done
@@ -138,8 +145,8 @@ main()
 	if run_recipe perf-trace; then
 		rc=0
 		# perf trace 6.1 prints the reason as an address, as documented
-		expect perf-trace "wbt:wbt_stat(name: \"$dev\"" "wbt_stat of $dev" || rc=1
-		expect perf-trace "wbt:wbt_step(name: \"$dev\"" "wbt_step of $dev" || rc=1
+		expect perf-trace "wbt:wbt_stat(name: \"$majmin\"" "wbt_stat of $majmin" || rc=1
+		expect perf-trace "wbt:wbt_step(name: \"$majmin\"" "wbt_step of $majmin" || rc=1
 		grep -m 1 "wbt:wbt_step(" "$WBT_TMP/perf-trace.out" | sed 's/^ */# /'
 	fi
 	wbt_result $rc perf-trace
@@ -148,9 +155,9 @@ main()
 	rc=1
 	if run_recipe perf-record; then
 		rc=0
-		expect perf-record "wbt:wbt_stat: $dev: " "wbt_stat of $dev" || rc=1
-		expect perf-record "wbt:wbt_step: $dev: [a-z]* [a-z]*: step=" \
-			"wbt_step of $dev with its reason" || rc=1
+		expect perf-record "wbt:wbt_stat: $majmin: " "wbt_stat of $majmin" || rc=1
+		expect perf-record "wbt:wbt_step: $majmin: [a-z]* [a-z]*: step=" \
+			"wbt_step of $majmin with its reason" || rc=1
 		grep -m 1 "wbt:wbt_step: " "$WBT_TMP/perf-record.out" | sed 's/^ */# /'
 	fi
 	wbt_result $rc perf-record
