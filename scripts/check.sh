@@ -2,7 +2,7 @@
 # make check: every test of the project, in order of cost.  Each test is
 # counted once; the last line is "N passed, N failed, N skipped".
 #   ONLY=group[,group]  run only these groups: lint harness series build
-#                       guest deb stress (default: all)
+#                       guest bisect deb stress (default: all)
 #   --list              print the groups that would run, and exit
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -57,7 +57,7 @@ vmtest() {
 	fi
 }
 
-groups="lint harness series build guest deb stress"
+groups="lint harness series build guest bisect deb stress"
 only=${ONLY:-}
 for g in ${only//,/ }; do
 	[[ " $groups " == *" $g "* ]] || die "ONLY: unknown group '$g' (groups: $groups)"
@@ -151,6 +151,20 @@ if group guest; then
 		check-recipes-upstream -k upstream -t 600 -o "$res/recipes-upstream" \
 		-- /tests/guest/recipes.sh
 	ktap "recipe on 6.12" "$res/recipes-upstream/recipes.ktap"
+fi
+
+if group bisect; then
+	banner "bisect: a kernel at every patch builds, boots and throttles"
+	group build || group guest || stage "bisect: the initramfs is built" initramfs
+	# A failing patch does not stop the others: each one's console is
+	# counted, and a patch that did not build or boot has none.
+	stage "bisect: a kernel builds and boots at every patch" check-series
+	n=0
+	while read -r p; do
+		n=$((n + 1))
+		nn=$(printf %02d "$n")
+		ktap "bisect: patch $nn (${p%.patch})" "$WORK/check-series/$nn.console"
+	done <"$TOP/patches/series"
 fi
 
 if group deb; then
