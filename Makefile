@@ -53,7 +53,7 @@ endif
 endif
 
 .PHONY: help deps base apply export verify-series checkpatch build build-upstream \
-	build-debug initramfs vm demo bench stress check check-series \
+	build-debug build-mqoff initramfs vm demo bench stress check check-series \
 	series-touched sparse lint deb trace-formats clean distclean FORCE
 
 help: ## list the targets
@@ -92,6 +92,14 @@ $(call image,nohooks): $(APPLY_WBT) configs/wbt.config configs/nohooks.config $(
 	@$(S)/build-kernel.sh nohooks
 	@touch $@
 
+$(call image,mqoff): $(APPLY_WBT) configs/wbt.config configs/mqoff.config $(KBUILD_INPUTS)
+	@$(S)/build-kernel.sh mqoff
+	@touch $@
+
+$(call image,upstream-mqoff): $(APPLY_UPSTREAM) configs/upstream.config configs/mqoff.config $(KBUILD_INPUTS)
+	@$(S)/build-kernel.sh upstream-mqoff
+	@touch $@
+
 # The seed's t/read-to-pipe-async (W8), for the guest: Debian's fio has none.
 RTPA := work/bench/read-to-pipe-async
 $(RTPA): bench/tools/read-to-pipe-async.c | $(DEPS_STAMP)
@@ -125,6 +133,7 @@ build: $(call image,wbt) ## build the patched VM kernel
 build-upstream: $(call image,upstream) ## build the unpatched 6.12 VM kernel (benchmark baseline)
 
 build-debug: $(call image,debug) ## build the patched debug kernel (lockdep, KASAN, ...)
+build-mqoff: $(call image,mqoff) $(call image,upstream-mqoff) ## build both kernels with CONFIG_BLK_WBT_MQ=n, patched and 6.12
 
 deb: $(APPLY_WBT) ## Debian packages for real hardware -> work/deb/ [CONFIG=distro|vm, DEB_STEP=config]
 	@DEB_STEP=$(DEB_STEP) $(S)/deb.sh $(or $(CONFIG),distro)
@@ -162,7 +171,7 @@ lint: $(DEPS_STAMP) ## shellcheck the project's scripts
 	@ONLY=lint $(S)/check.sh
 
 clean: ## remove build outputs and logs, keep the base tree and ccache
-	rm -rf work/build work/logs work/check work/initramfs work/initramfs.cpio*
+	rm -rf work/build work/logs work/check work/check-series work/initramfs work/initramfs.cpio*
 
 distclean: ## remove everything under work/
 	rm -rf work

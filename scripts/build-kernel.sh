@@ -5,6 +5,8 @@
 #   debug     patched tree, configs vm + wbt + debug
 #   nohooks   patched tree, configs vm + wbt + nohooks: CONFIG_BLK_WBT=n,
 #             the benchmark's W6 reference without the throttle's hooks
+#   mqoff     patched tree, configs vm + wbt + mqoff: CONFIG_BLK_WBT_MQ=n
+#   upstream-mqoff  pristine base, configs vm + upstream + mqoff
 # Output: work/build/FLAVOUR/arch/x86/boot/bzImage.  work/build/FLAVOUR links
 # to SRC/.build-FLAVOUR: with the output inside each source tree, compiler
 # command lines are the same in every tree and ccache hits across them.
@@ -17,7 +19,9 @@ wbt) src=$LINUX frags="vm wbt" ;;
 upstream) src=$WORK/linux-base frags="vm upstream" ;;
 debug) src=$LINUX frags="vm wbt debug" ;;
 nohooks) src=$LINUX frags="vm wbt nohooks" ;;
-*) die "usage: $0 wbt|upstream|debug|nohooks" ;;
+mqoff) src=$LINUX frags="vm wbt mqoff" ;;
+upstream-mqoff) src=$WORK/linux-base frags="vm upstream mqoff" ;;
+*) die "usage: $0 wbt|upstream|debug|nohooks|mqoff|upstream-mqoff" ;;
 esac
 need make gcc ccache flex bison bc perl
 [ -d "$src" ] || die "$src missing (run: make apply)"

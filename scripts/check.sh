@@ -151,6 +151,15 @@ if group guest; then
 		check-recipes-upstream -k upstream -t 600 -o "$res/recipes-upstream" \
 		-- /tests/guest/recipes.sh
 	ktap "recipe on 6.12" "$res/recipes-upstream/recipes.ktap"
+	# Built with CONFIG_BLK_WBT_MQ=n, as some distributions do: the same
+	# script on both kernels checks wbt_lat_usec against 6.12's behaviour.
+	stage "guest: both kernels build with CONFIG_BLK_WBT_MQ=n" build-mqoff
+	vmtest "guest: CONFIG_BLK_WBT_MQ=n on the series, no kernel warnings" check-mqoff \
+		-k mqoff -t 600 -- /tests/guest/mqoff.sh
+	ktap "BLK_WBT_MQ=n" "$res/check-mqoff.console"
+	vmtest "guest: CONFIG_BLK_WBT_MQ=n on unpatched 6.12, no kernel warnings" \
+		check-mqoff-upstream -k upstream-mqoff -t 600 -- /tests/guest/mqoff.sh
+	ktap "BLK_WBT_MQ=n on 6.12" "$res/check-mqoff-upstream.console"
 fi
 
 if group bisect; then

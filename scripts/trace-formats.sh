@@ -59,7 +59,7 @@ read_formats() {
 # kernel_path KERNEL: the bzImage of a flavour, or KERNEL itself
 kernel_path() {
 	case $1 in
-	wbt | upstream | debug | nohooks) echo "$WORK/build/$1/arch/x86/boot/bzImage" ;;
+	wbt | upstream | debug | nohooks | mqoff | upstream-mqoff) echo "$WORK/build/$1/arch/x86/boot/bzImage" ;;
 	*) echo "$1" ;;
 	esac
 }

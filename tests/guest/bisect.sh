@@ -9,43 +9,9 @@
 # Only what 6.12 already offered is checked, so that the same script runs
 # on every kernel from "null_blk: add a queueing latency model" on, which
 # the disk needs, to the last patch.  The helpers (make_qdev, wbt_set_dirty,
-# KTAP) come from the final series' wbt_lib.sh in the initramfs.
+# KTAP) come from the final series' wbt_lib.sh in the initramfs, and
+# max_write_inflight from guest/lib.sh.
 . /guest/lib.sh
-
-# Small requests, so that the dirty data is many more requests than the
-# device has tags: 2.8 ms each on the hdd-fifo model, about 11 MB/s.
-MAX_SECTORS=64
-MB=48		# written per run: about 4 s of writeback
-
-# max_write_inflight DEV: write MB MiB through the page cache while the
-# flusher writes it back (background writeback: the dirty limit is far
-# away), and print the largest number of writes in flight on the device
-# that a sample of /sys/block/DEV/inflight showed meanwhile.  Fails when
-# the writer failed or the writeback did not finish within a bound far
-# beyond its duration.
-max_write_inflight()
-{
-	_f=/sys/block/$1/inflight
-	dd if=/dev/zero of="/dev/$1" bs=1M count=$MB 2> /dev/null &
-	_dd=$!
-	_max=0 _n=0 _done=
-	# a few ms per sample under TCG: bound the wait at several minutes
-	while [ "$_n" -lt 100000 ]; do
-		read -r _r _w < "$_f"
-		[ "$_w" -gt "$_max" ] && _max=$_w
-		_n=$((_n + 1))
-		[ $((_n % 64)) -eq 0 ] || continue
-		pid_alive $_dd && continue
-		# done when nothing is dirty or under writeback any more
-		_dirty=$(awk '/^(Dirty|Writeback):/ { s += $2 } END { print s }' /proc/meminfo)
-		if [ "$_dirty" -lt 1024 ] && [ "$_w" -eq 0 ]; then
-			_done=1
-			break
-		fi
-	done
-	echo "$_max"
-	wait $_dd && [ -n "$_done" ]
-}
 
 main()
 {
@@ -54,7 +20,7 @@ main()
 	wbt_plan wbt_lat_usec_exists wbt_lat_usec_default wbt_lat_usec_off_on \
 		throttles
 
-	if ! make_qdev bisect hdd-fifo max_sectors=$MAX_SECTORS; then
+	if ! make_qdev bisect hdd-fifo max_sectors=$INFLIGHT_MAX_SECTORS; then
 		wbt_skip_rest "$WBT_ERR"
 		ktap_finished
 	fi
@@ -84,10 +50,7 @@ main()
 	[ "$off" = 0 ] && [ "$on" = 75000 ] || rc=1
 	wbt_result $rc wbt_lat_usec_off_on "(0 reads '$off', -1 reads '$on')"
 
-	# Only background writeback: no dirtier sleeps in balance_dirty_pages(),
-	# which would lift the limit, and the flusher starts at once.
-	wbt_set_dirty $((768 << 20)) $((4 << 20))
-	echo none > "/sys/block/$dev/queue/scheduler"
+	inflight_setup "$dev"
 	rc=0
 	knob_set "$dev" wbt_lat_usec 0 || rc=1
 	off=$(max_write_inflight "$dev") || rc=1

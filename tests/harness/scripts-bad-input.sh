@@ -10,7 +10,7 @@ expect_fail "ONLY: unknown group 'gust'" env ONLY=lint,gust "$top/scripts/check.
 expect_fail "usage:" env ONLY=lint "$top/scripts/check.sh" --everything
 check "check.sh without ONLY runs every group" \
 	test "$(env -u ONLY "$top/scripts/check.sh" --list | tr '\n' ' ')" = \
-	"lint harness series build guest deb stress "
+	"lint harness series build guest bisect deb stress "
 check "ONLY=lint,guest runs those two" \
 	test "$(env ONLY=lint,guest "$top/scripts/check.sh" --list | tr '\n' ' ')" = "lint guest "
 # make checks the duration before it builds the debug kernel, also under -j
