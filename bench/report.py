@@ -47,6 +47,14 @@ LABELS = {
     "start_ratio": "start under copy / idle start (same boot)",
     "floor_us": "floor: idle read p50 + one write (us)",
     "idle_p50_us": "idle read p50 (us)", "idle_p99_us": "idle read p99 (us)",
+    "weighted_ratio": "weights 1000:100: heavy / light bytes written",
+    "equal_ratio": "weights 100:100: heavy / light bytes written",
+    "weighted_total_mbs": "weights 1000:100: both cgroups (MiB/s)",
+    "equal_total_mbs": "weights 100:100: both cgroups (MiB/s)",
+    "total_rel": "total at 1000:100 / total at 100:100 (same boot)",
+    "single_read_p99_us": "heavy reader p99, light writer alone (us)",
+    "weighted_read_p99_us": "heavy reader p99, weights 1000:100 (us)",
+    "read_p99_rel": "heavy reader p99 at 1000:100 / light writer alone",
 }
 SHOWN = {
     "W1": ["read_p50_us", "read_p99_us", "read_p99.9_us", "read_p99.99_us", "read_max_us",
@@ -61,6 +69,8 @@ SHOWN["W4"] = SHOWN["W3"]
 SHOWN["W7"] = ["start_idle_s", "start_busy_s", "start_ratio"]
 SHOWN["W8"] = ["read_p%s_us" % p for p in W8_PCTS] + ["read_max_us", "read_kbs", "write_kbs"]
 SHOWN["IDLE"] = ["idle_p50_us", "idle_p99_us", "floor_us"]
+SHOWN["W10"] = ["weighted_ratio", "equal_ratio", "weighted_total_mbs", "equal_total_mbs",
+                "total_rel", "single_read_p99_us", "weighted_read_p99_us", "read_p99_rel"]
 for _w in ("W1", "W3", "W8"):
     SHOWN[_w] = SHOWN[_w] + [m[:-3] + "_floor" for m in FLOORED]
 TITLES = {
@@ -72,6 +82,7 @@ TITLES = {
     "W6": "W6: overhead on a fast null_blk (no queueing model)",
     "W7": "W7: application start (cold tree of small files) under a cp loop (seed 003)",
     "W8": "W8: read-to-pipe-async, a cold file read in 4k and rewritten (seed 000)",
+    "W10": "W10: buffered writers in cgroups of io.weight 1000 and 100 (seed 004)",
     "IDLE": "Floor: unloaded 4k reads per device and boot, plus one write",
 }
 
@@ -179,6 +190,7 @@ def parse_run(raw):
         return rec
     with open(res, errors="replace") as f:
         lines = [ln.split() for ln in f if ln.strip()]
+    w10 = {}
     for tok in lines:
         w, kv = tok[0], dict(t.split("=", 1) for t in tok[1:] if "=" in t)
         try:
@@ -221,6 +233,11 @@ def parse_run(raw):
                 add("W8|%s|read_max_us" % cell, kv["max"])
                 add("W8|%s|read_kbs" % cell, kv["read_kbs"])
                 add("W8|%s|write_kbs" % cell, kv["write_kbs"])
+            elif w == "W10":
+                j = next(iter(fio_jobs(os.path.join(raw, kv["json"])).values()))
+                w10.setdefault(kv["dev"], {})[kv["phase"]] = (
+                    int(kv["heavy"]), int(kv["light"]), float(kv["secs"]),
+                    pct(j["read"]["clat_ns"], 99))
             elif w == "W1SLOW" and kv["at_ms_lat_us"] != "none":
                 pairs = [x.split(":") for x in kv["at_ms_lat_us"].split(",")]
                 rec.setdefault("slow", {}).setdefault(kv["dev"], []).append(
@@ -261,6 +278,28 @@ def parse_run(raw):
                     add("W6|fast|seq_cpu_ms_per_mb", cpu / mib)
         except (KeyError, ValueError, OSError, StopIteration) as e:
             rec["notes"].append("cannot parse %s: %s" % (" ".join(tok), e))
+    # W10's ratios are between the phases of one boot.
+    for cell, ph in w10.items():
+        try:
+            sh, sl, ss, sp = ph["single"]
+            eh, el, es, ep = ph["equal"]
+            wh, wl, ws, wp = ph["weighted"]
+        except KeyError as e:
+            rec["notes"].append("W10 %s: phase %s missing" % (cell, e))
+            continue
+        k = "W10|%s|" % cell
+        if wl > 0:
+            add(k + "weighted_ratio", wh / wl)
+        if el > 0:
+            add(k + "equal_ratio", eh / el)
+        add(k + "weighted_total_mbs", (wh + wl) / 1048576.0 / ws)
+        add(k + "equal_total_mbs", (eh + el) / 1048576.0 / es)
+        if eh + el > 0:
+            add(k + "total_rel", (wh + wl) / ws / ((eh + el) / es))
+        add(k + "single_read_p99_us", sp)
+        add(k + "weighted_read_p99_us", wp)
+        if sp and wp:
+            add(k + "read_p99_rel", wp / sp)
     for k in cdf:
         merged = {}
         for us, n in cdf[k]:
@@ -507,6 +546,13 @@ GOALS += [
      "W6: randwrite CPU per IO <= 101 % of the kernel without the hooks"),
     ("W6", "*", "rand_iops", "none", "nohooks", "ge", 0.99,
      "W6: none (hooks, throttling off) >= 99 % of the kernel without the hooks"),
+    # Issue 16: io.weight honoured by throttled writeback.
+    ("W10", "*", "weighted_ratio", "wbt", "abs", "ge", 5.0,
+     "W10 {cell} wbt: weights 1000:100 give at least 5:1 of the bytes written"),
+    ("W10", "*", "total_rel", "wbt", "abs", "ge", 0.95,
+     "W10 {cell} wbt: total at 1000:100 >= 95 % of the equal-weight run"),
+    ("W10", "*", "read_p99_rel", "wbt", "abs", "le", 1.0,
+     "W10 {cell} wbt: heavy reader p99 no worse than with the light writer alone"),
 ]
 
 
@@ -765,6 +811,8 @@ def markdown(res):
               % (p["W5_TIME"], p.get("W5_CELLS") or "%s clients on %s" % (
                   p.get("W5_CLIENTS"), p.get("W5_DEVS"))),
         "W6": "W6 %s s per job on a fast null_blk" % p["W6_RUNTIME"],
+        "W10": "W10 %s s warm-up + %s s window per phase on %s"
+               % (p.get("W10_WARMUP"), p.get("W10_SECS"), p.get("W10_DEVS")),
     }
     L.append("- sizes: " + "; ".join(sizes[w] for w in inv["workloads"]))
     for c in cfgs:

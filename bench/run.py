@@ -27,7 +27,7 @@ import report
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORK = os.environ.get("WBT_WORK", os.path.join(TOP, "work"))
 GUEST_SCRIPT = os.path.join(TOP, "bench", "guest", "wbt-bench.sh")
-WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8"]
+WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W10"]
 CONFIGS = ["none", "upstream", "wbt", "nohooks"]
 # nohooks, the patched kernel built without the hooks (CONFIG_BLK_WBT=n),
 # is the reference of the overhead workload only.
@@ -58,15 +58,18 @@ PARAMS = {
         "W6_RUNTIME": 10,
         "W7_DEVS": "ssd hdd", "W7_FILES": 300, "W7_STARTS": 3, "W7_BIG_MB": 192,
         "W8_DEVS": "ssd hdd", "W8_MB": 160,
+        # cgroup weights (seed 004): three phases of warm-up + window each.
+        "W10_DEVS": "hdd ssd", "W10_WARMUP": 5, "W10_SECS": 20,
         "IDLE_RUNTIME": 3,
     },
 }
 PARAMS["quick"] = dict(PARAMS["full"], W1_DEVS="hdd", W1_RUNTIME=20, W1_READ_MB=160,
                        IDLE_RUNTIME=2)
 PARAMS["demo"] = dict(PARAMS["quick"], W1_RUNTIME=30, W1_READ_MB=256)
-DEV_KEYS = ["W1_DEVS", "W2_DEVS", "W3_DEVS", "W4_DEVS", "W7_DEVS", "W8_DEVS"]
+DEV_KEYS = ["W1_DEVS", "W2_DEVS", "W3_DEVS", "W4_DEVS", "W7_DEVS", "W8_DEVS", "W10_DEVS"]
 # Rough guest seconds per workload and device, for the VM timeout.
-BUDGET = {"W1": 80, "W2": 90, "W3": 50, "W4": 60, "W5": 40, "W6": 40, "W7": 90, "W8": 60}
+BUDGET = {"W1": 80, "W2": 90, "W3": 50, "W4": 60, "W5": 40, "W6": 40, "W7": 90, "W8": 60,
+          "W10": 120}
 IDLE_BUDGET = 10
 
 
@@ -129,7 +132,7 @@ def parse_args(argv):
     p.add_argument("--demo", action="store_true",
                    help="W1 short form, none and wbt side by side (make demo)")
     p.add_argument("--workloads", default=os.environ.get("WORKLOADS", ""),
-                   help="comma or space separated subset of W1..W8 [all; QUICK: W1]")
+                   help="comma or space separated subset of W1..W8, W10 [all; QUICK: W1]")
     p.add_argument("--repeats", default=os.environ.get("REPEATS", ""),
                    help="boots per configuration [3]")
     p.add_argument("--configs", default=os.environ.get("CONFIGS", ""),

@@ -24,6 +24,9 @@
 #          injection on pc and requeue injection on qdev
 #   hog    memory pressure: tmpfs fills beyond free memory, swapping to a
 #          swap file on the virtio disk (throttled by wbt)
+#   cgw    buffered writers on qdev in two cgroups, whose io.weight
+#          changes every 0.2 s to random weights; out of range ones must
+#          be refused
 # Then pc is torn down with its writers still writing, every worker must
 # exit by itself, and qdev is removed.  The last lines are a summary of
 # what was done and "STRESS: PASS" or "STRESS: FAIL (reasons)".
@@ -122,6 +125,11 @@ for m in /mnt/vda /mnt/qd; do
 done
 sync
 log "devices: virtio $VDA, qdev $QD, pc $PC; soak ${DUR}s"
+
+# Two cgroups for the weighted writers, removed at the end.
+if ! cg_setup || ! cg_make stress_a 100 || ! cg_make stress_b 100; then
+	fail "cannot set up the cgroups: $WBT_ERR"
+fi
 
 # pc's block device node, kept out of /dev: writing to a vanished node in
 # devtmpfs would create a regular file there.
@@ -304,6 +312,34 @@ w_hog() {
 	done
 }
 
+w_cgw() { # w_cgw NAME CGROUP MNT: buffered writes from inside CGROUP
+	# the subshell's own pid: $$ would be the soak's
+	read -r me _ </proc/self/stat
+	echo "$me" >"$WBT_CG/$2/cgroup.procs" || { fail "$1: cannot join cgroup $2"; return; }
+	n=0 mb=0
+	while ! stopped; do
+		dd if=/dev/zero of="$3/$1" bs=1M count=16 2>/dev/null && mb=$((mb + 16))
+		n=$((n + 1))
+		count "$1" "$n $mb"
+	done
+	rm -f "$3/$1"
+}
+
+w_weights() { # io.weight of both cgroups at random, bad values refused
+	n=0
+	while ! stopped; do
+		for g in stress_a stress_b; do
+			try "$WBT_CG/$g/io.weight" $((RANDOM % 10000 + 1)) && n=$((n + 1))
+		done
+		case $((RANDOM % 4)) in
+		0) v=0 ;; 1) v=10001 ;; 2) v=abc ;; *) v=-1 ;;
+		esac
+		try "$WBT_CG/stress_b/io.weight" "$v" && fail "io.weight $v was taken"
+		count weights "$n"
+		sleep 0.2
+	done
+}
+
 PIDS=
 NAMES=
 start() { # start NAME FUNCTION ARGS...
@@ -329,6 +365,9 @@ start pcw0 w_pcw pcw0 0
 start pcw1 w_pcw pcw1 64
 start power w_power
 start hog w_hog
+start cgw_a w_cgw cgw_a stress_a /mnt/qd
+start cgw_b w_cgw cgw_b stress_b /mnt/qd
+start weights w_weights
 
 # ------------------------------------------------------------- soak
 
@@ -373,6 +412,9 @@ for nv in $NAMES; do
 	[ -e "$S/exit.${nv%%:*}" ] || fail "worker ${nv%%:*} did not finish"
 done
 
+for g in stress_a stress_b; do
+	rmdir "$WBT_CG/$g" || fail "cgroup $g could not be removed"
+done
 swapoff /mnt/vda/swap || fail "swapoff failed"
 PSWPOUT=$(($(awk '/^pswpout/ {print $2}' /proc/vmstat) - PSWPOUT0))
 sync
@@ -422,6 +464,7 @@ summary="$summary, fio passes: $(($(f1 "$(get fio_vda)") + $(f1 "$(get fio_qd)")
 summary="$summary, verify MB: $((verify_kb / 1024))"
 summary="$summary, reader runs: $(($(get rd_vda) + $(get rd_qd)))"
 summary="$summary, memory fills: $(get hog), pages swapped out: $PSWPOUT"
+summary="$summary, cgroup writes MB: $(f2 "$(get cgw_a)") / $(f2 "$(get cgw_b)"), io.weight changes: $(get weights)"
 summary="$summary, device removals: $removals_ok/$removals"
 summary="$summary, qdev throttled: ${QTHR:-0}, qdev scale steps: $QSTEPS, qdev inflight at the end: ${QINFL:-none}"
 echo "STRESS-SUMMARY: $summary"
@@ -430,7 +473,8 @@ echo "STRESS-SUMMARY: $summary"
 for c in "$(f1 "$knobs")" "$(get sched)" "$(get flip)" "$(get power)" \
 	"$(f1 "$(get fio_vda)")" "$(f1 "$(get fio_qd)")" "$(get rd_vda)" \
 	"$(get rd_qd)" "$(f1 "$(get bgw_vda)")" "$(f1 "$(get bgw_qd)")" \
-	"$(get hog)" "$PSWPOUT"; do
+	"$(get hog)" "$PSWPOUT" "$(f2 "$(get cgw_a)")" "$(f2 "$(get cgw_b)")" \
+	"$(get weights)"; do
 	[ "${c:-0}" -gt 0 ] || { fail "an operation count is zero: $summary"; break; }
 done
 {

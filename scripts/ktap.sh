@@ -118,6 +118,7 @@ kunit_cases() {
 KUNIT_SUITES=(
 	wbt:lib/tests/wbt_kunit.c:wbt_controller_cases
 	wbt_wait:lib/tests/wbt_kunit.c:wbt_wait_cases
+	wbt_group:lib/tests/wbt_kunit.c:wbt_group_cases
 	null_blk_fifo:drivers/block/null_blk/fifo_kunit.c
 )
 

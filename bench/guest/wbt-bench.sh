@@ -490,6 +490,69 @@ w8() {
 }
 
 # ---------------------------------------------------------------------------
+# W10 (seed 004): buffered writers in cgroups of different io.weight.  Each
+# phase runs writers of 64 MiB files in a loop (fio, bs=1M) and a reader in
+# the heavy cgroup (4k O_DIRECT random reads at queue depth 1 of a 64 MiB
+# file); the bytes each cgroup wrote to the device come from io.stat over
+# W10_SECS after W10_WARMUP, the reader's latencies over the same window.
+# Phases: "single", the light cgroup's writer alone; "equal", both writers
+# at weight 100; "weighted", the heavy one at 1000 and the light at 100.
+w10_phase() {
+	hw=1000
+	[ "$1" = equal ] && hw=100
+	if ! cg_make w10h "$hw" || ! cg_make w10l 100; then
+		say "ERROR: W10: $WBT_ERR"
+		rmdir "$WBT_CG/w10h" "$WBT_CG/w10l" 2>/dev/null
+		return 1
+	fi
+	run=$((W10_WARMUP + W10_SECS))
+	pids=
+	for g in l h; do
+		[ "$1" = single ] && [ $g = h ] && continue
+		cg_bg "w10$g" fio --name=w --filename="$MNT/w$g" --rw=write --bs=1M --thread \
+			--size=64m --ioengine=psync --end_fsync=0 --time_based \
+			--runtime="$run"
+		pids="$pids $WBT_LASTPID"
+	done
+	cg_bg w10h fio --name=reader --filename="$MNT/rfile" --rw=randread --bs=4k --thread \
+		--direct=1 --ioengine=psync --size=64m --time_based --runtime="$run" \
+		--ramp_time="$W10_WARMUP" --percentile_list=50:99:99.9 \
+		--output-format=json --output="/tmp/w10-$LABEL-$1.json"
+	rpid=$WBT_LASTPID
+	sleep "$W10_WARMUP"
+	h0=$(cg_wbytes w10h "$majmin") l0=$(cg_wbytes w10l "$majmin")
+	sleep "$W10_SECS"
+	h=$(($(cg_wbytes w10h "$majmin") - h0)) l=$(($(cg_wbytes w10l "$majmin") - l0))
+	# shellcheck disable=SC2086
+	wait_pids 120 $pids $rpid || say "ERROR: W10 $LABEL $1: fio still running"
+	# shellcheck disable=SC2086
+	wait $pids $rpid
+	rmdir "$WBT_CG/w10h" "$WBT_CG/w10l" || say "ERROR: W10: cannot remove its cgroups"
+	[ -s "/tmp/w10-$LABEL-$1.json" ] || { say "ERROR: W10 $LABEL $1: no reader output"; return 1; }
+	keep_json "/tmp/w10-$LABEL-$1.json" "w10-$LABEL-$1"
+	result "W10 dev=$LABEL phase=$1 heavy=$h light=$l secs=$W10_SECS json=w10-$LABEL-$1.json.gz"
+	say "W10 $LABEL $1: heavy $((h >> 20)) MiB, light $((l >> 20)) MiB in ${W10_SECS}s"
+}
+
+w10() {
+	dev_open "$1" || return 1
+	fs_make noatime || return 1
+	cg_setup || { say "ERROR: W10: $WBT_ERR"; fs_done; return 1; }
+	majmin=$(cat "/sys/block/$DEV/dev")
+	for f in rfile wh wl; do
+		dd if=/dev/zero of="$MNT/$f" bs=1M count=64 2>/dev/null
+	done
+	sync
+	say "W10 $LABEL: phases single, equal, weighted, ${W10_WARMUP}+${W10_SECS}s each"
+	rc=0
+	for ph in single equal weighted; do
+		w10_phase "$ph" || rc=1
+	done
+	fs_done
+	return $rc
+}
+
+# ---------------------------------------------------------------------------
 # W6: overhead on a fast null_blk (no queueing model): O_DIRECT 4k random
 # writes, and buffered 1M sequential writes through the block device's page
 # cache (the writeback path wbt throttles).
@@ -539,6 +602,7 @@ for wl in $WORKLOADS; do
 	W6) w6 || fails=$((fails + 1)) ;;
 	W7) for d in $(devs $W7_DEVS); do w7 "$d" || fails=$((fails + 1)); done ;;
 	W8) for d in $(devs $W8_DEVS); do w8 "$d" || fails=$((fails + 1)); done ;;
+	W10) for d in $(devs $W10_DEVS); do w10 "$d" || fails=$((fails + 1)); done ;;
 	*) say "ERROR: unknown workload $wl"; fails=$((fails + 1)) ;;
 	esac
 	t=$(elapsed "$wl_t0" "$(now)")

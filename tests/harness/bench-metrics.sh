@@ -69,6 +69,39 @@ say(abs(agg["wbt"]["W1|hdd|read_p99_floor"][0] - 9000 / fl) < 0.001, "p99 agains
 g = dict((t, v) for t, _, v in report.goals(agg, ["W1"]))
 say(g.get("W1 hdd wbt: read p99 within 2x of the floor") == "holds", "floor goal from GOALS: %s"
     % g.get("W1 hdd wbt: read p99 within 2x of the floor"))
+
+# W10: the ratios come from the three phases of one boot; a boot missing
+# a phase gives none of them, and says so.
+import gzip, json, os, tempfile
+def w10_raw(phases):
+    d = tempfile.mkdtemp()
+    with open(os.path.join(d, "results.txt"), "w") as f:
+        for ph, (h, l, p99) in phases.items():
+            j = {"jobs": [{"jobname": "reader",
+                           "read": {"clat_ns": {"percentile": {"99.000000": p99 * 1000}}}}]}
+            with gzip.open(os.path.join(d, "w10-hdd-%s.json.gz" % ph), "wt") as g:
+                json.dump(j, g)
+            f.write("W10 dev=hdd phase=%s heavy=%d light=%d secs=20 json=w10-hdd-%s.json.gz\n"
+                    % (ph, h, l, ph))
+    return d
+M = 1048576
+m = report.parse_run(w10_raw({"single": (0, 200 * M, 5000), "equal": (200 * M, 200 * M, 6000),
+                              "weighted": (330 * M, 50 * M, 4000)}))["metrics"]
+say(m.get("W10|hdd|weighted_ratio") == [6.6], "W10 weighted ratio 330/50 (%s)" % m.get("W10|hdd|weighted_ratio"))
+say(m.get("W10|hdd|equal_ratio") == [1.0], "W10 equal ratio (%s)" % m.get("W10|hdd|equal_ratio"))
+say(m.get("W10|hdd|total_rel") == [0.95], "W10 total against the equal run 380/400 (%s)" % m.get("W10|hdd|total_rel"))
+say(m.get("W10|hdd|read_p99_rel") == [0.8], "W10 reader p99 against the light writer alone (%s)"
+    % m.get("W10|hdd|read_p99_rel"))
+rec = report.parse_run(w10_raw({"single": (0, 200 * M, 5000), "weighted": (330 * M, 50 * M, 4000)}))
+say("W10|hdd|weighted_ratio" not in rec["metrics"] and any("phase" in n for n in rec["notes"]),
+    "W10 without its equal phase: no ratio, and a note (%s)" % rec["notes"])
+agg = {"wbt": {"W10|hdd|weighted_ratio": (4.9, 4.8, 5.0, 3), "W10|hdd|total_rel": (0.97, 0.96, 0.98, 3),
+               "W10|hdd|read_p99_rel": (0.9, 0.8, 1.0, 3)}}
+g = dict((t, v) for t, _, v in report.goals(agg, ["W10"]))
+say(g.get("W10 hdd wbt: weights 1000:100 give at least 5:1 of the bytes written") == "NO",
+    "W10 ratio goal: 4.9 misses 5 (%s)" % g)
+say(g.get("W10 hdd wbt: total at 1000:100 >= 95 % of the equal-weight run") == "holds",
+    "W10 total goal holds at 0.97")
 PY
 )
 echo "$pyout"
