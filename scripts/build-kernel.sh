@@ -3,7 +3,8 @@
 #   wbt       patched tree (work/linux, series applied), configs vm + wbt
 #   upstream  pristine base (work/linux-base), configs vm + upstream
 #   debug     patched tree, configs vm + wbt + debug
-#   nohooks   patched tree, configs vm + wbt + nohooks: CONFIG_BLK_WBT=n,
+#   nohooks   patched tree, configs vm + nohooks: CONFIG_BLK_WBT=n (not wbt,
+#             whose CONFIG_BLK_WBT_MQ=y cannot be taken without it),
 #             the benchmark's W6 reference without the throttle's hooks
 #   mqoff     patched tree, configs vm + wbt + mqoff: CONFIG_BLK_WBT_MQ=n
 #   upstream-mqoff  pristine base, configs vm + upstream + mqoff
@@ -18,7 +19,7 @@ case $flavour in
 wbt) src=$LINUX frags="vm wbt" ;;
 upstream) src=$WORK/linux-base frags="vm upstream" ;;
 debug) src=$LINUX frags="vm wbt debug" ;;
-nohooks) src=$LINUX frags="vm wbt nohooks" ;;
+nohooks) src=$LINUX frags="vm nohooks" ;;
 mqoff) src=$LINUX frags="vm wbt mqoff" ;;
 upstream-mqoff) src=$WORK/linux-base frags="vm upstream mqoff" ;;
 *) die "usage: $0 wbt|upstream|debug|nohooks|mqoff|upstream-mqoff" ;;
