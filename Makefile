@@ -52,7 +52,7 @@ $(error $(STRESS_ARGS_ERROR))
 endif
 endif
 
-.PHONY: help deps base apply export verify-series checkpatch build build-upstream \
+.PHONY: help deps base apply export verify-series checkpatch build build-upstream build-cand \
 	build-debug build-mqoff initramfs vm demo bench stress check check-series \
 	series-touched sparse lint deb trace-formats clean distclean FORCE
 
@@ -133,6 +133,9 @@ build: $(call image,wbt) ## build the patched VM kernel
 build-upstream: $(call image,upstream) ## build the unpatched 6.12 VM kernel (benchmark baseline)
 
 build-debug: $(call image,debug) ## build the patched debug kernel (lockdep, KASAN, ...)
+build-cand: $(APPLY_WBT) $(KBUILD_INPUTS) ## build work/linux-cand, a change under measurement (bench CONFIGS=...,cand)
+	@$(S)/build-kernel.sh cand
+
 build-mqoff: $(call image,mqoff) $(call image,upstream-mqoff) ## build both kernels with CONFIG_BLK_WBT_MQ=n, patched and 6.12
 
 deb: $(APPLY_WBT) ## Debian packages for real hardware -> work/deb/ [CONFIG=distro|vm, DEB_STEP=config]

@@ -100,6 +100,7 @@ def describe(cfg):
     return {"none": "patched kernel, throttling off (knob = 0)",
             "upstream": "unpatched 6.12, its own blk-wbt at defaults",
             "wbt": "patched kernel at defaults",
+            "cand": "patched kernel with a candidate change (cand.diff), at defaults",
             "nohooks": "patched kernel built without the hooks (CONFIG_BLK_WBT=n), "
                        "W6 only"}.get(cfg, "?")
 

@@ -36,6 +36,10 @@ ONLY = {"nohooks": ["W6"]}
 # set to USEC on every benchmark device (for measuring the latency target's
 # trade-off; the goals stay computed for "wbt" only).
 WBT_AT = re.compile(r"wbt@([0-9]+)")
+# cand, the patched kernel with a candidate change (the tree work/linux-cand,
+# built by "scripts/build-kernel.sh cand"), against wbt in one invocation:
+# the A/B of a change to the control law before it goes into the series.
+CAND = "cand"
 WBT_AT_MAX = 10 * 1000 * 1000
 MIB = 1024 * 1024
 
@@ -83,7 +87,7 @@ def die(msg):
 
 
 def kernel_image(k):
-    if k in ("wbt", "upstream", "debug", "nohooks"):
+    if k in ("wbt", "upstream", "debug", "nohooks", CAND):
         return os.path.join(WORK, "build", k, "arch", "x86", "boot", "bzImage")
     return k
 
@@ -137,7 +141,8 @@ def parse_args(argv):
                    help="boots per configuration [3]")
     p.add_argument("--configs", default=os.environ.get("CONFIGS", ""),
                    help="subset of none,upstream,wbt,nohooks plus wbt@USEC (patched kernel, "
-                   "wb_lat_usec=USEC) [none,upstream,wbt, and nohooks with W6; demo: none,wbt]")
+                   "wb_lat_usec=USEC) and cand (the candidate kernel) "
+                   "[none,upstream,wbt, and nohooks with W6; demo: none,wbt]")
     p.add_argument("--profiles", default=os.environ.get("PROFILES", ""),
                    help="devices to run on: null_blk profiles of qdev_profiles, virtio, "
                    "fast [all the workloads name]")
@@ -148,6 +153,8 @@ def parse_args(argv):
                    help="patched kernel without the hooks, for nohooks [nohooks]")
     p.add_argument("--kernel-wbt", default=os.environ.get("BENCH_KERNEL_WBT", "wbt"),
                    help="patched kernel (flavour or bzImage) for none and wbt [wbt]")
+    p.add_argument("--kernel-cand", default=os.environ.get("BENCH_KERNEL_CAND", CAND),
+                   help="candidate kernel (flavour or bzImage), for cand [cand]")
     p.add_argument("--kernel-upstream",
                    default=os.environ.get("BENCH_KERNEL_UPSTREAM", "upstream"),
                    help="unpatched kernel (flavour or bzImage) [upstream]")
@@ -185,16 +192,17 @@ def parse_args(argv):
                     "a whole number from 1 to %d (e.g. wbt@15000)" % (c, WBT_AT_MAX))
             # One spelling per value: wbt@015000 is wbt@15000.
             cfgs[cfgs.index(c)] = "wbt@%d" % int(m.group(1))
-        elif c not in CONFIGS:
-            die("unknown configuration '%s' (known: %s, wbt@USEC)" % (c, " ".join(CONFIGS)))
+        elif c not in CONFIGS and c != CAND:
+            die("unknown configuration '%s' (known: %s, wbt@USEC, %s)"
+                % (c, " ".join(CONFIGS), CAND))
     if not cfgs:
         cfgs = ["none", "wbt"] if a.demo else [
             c for c in CONFIGS if c not in ONLY or set(ONLY[c]) & set(a.workload_list)]
     if "none" not in cfgs:
         die("the configurations must include none: every figure is a ratio against it")
-    # The fixed configurations in their order, then wbt@USEC by USEC.
-    extra = sorted({c for c in cfgs if c not in CONFIGS}, key=lambda c: int(c[4:]))
-    a.config_list = [c for c in CONFIGS if c in cfgs] + extra
+    # The fixed configurations in their order, cand, then wbt@USEC by USEC.
+    extra = sorted({c for c in cfgs if c.startswith("wbt@")}, key=lambda c: int(c[4:]))
+    a.config_list = [c for c in CONFIGS + [CAND] if c in cfgs] + extra
     a.mode = "demo" if a.demo else "quick" if a.quick else "full"
 
     a.params = dict(PARAMS[a.mode])
@@ -263,6 +271,25 @@ def workload_devs(params, w):
     return params.get(w + "_DEVS", "").split()
 
 
+def record_cand(a, outdir):
+    """Write the candidate's change against the wbt branch to DIR/cand.diff,
+    when cand is the flavour built from work/linux-cand."""
+    if a.kernel_cand != CAND:
+        log("cand: kernel %s (not the cand flavour: no cand.diff)" % a.kernel_cand)
+        return
+    tree = os.path.join(WORK, "linux-cand")
+    out = subprocess.run(["git", "-C", tree, "diff", "wbt", "--"], stdout=subprocess.PIPE,
+                         text=True, errors="replace")
+    if out.returncode != 0:
+        die("cand: git diff in %s failed" % tree)
+    if not out.stdout.strip():
+        log("NOTE: work/linux-cand does not differ from the wbt branch")
+    with open(os.path.join(outdir, "cand.diff"), "w") as f:
+        f.write(out.stdout)
+    log("cand: %s (%d diff lines against the wbt branch)"
+        % (os.path.join(outdir, "cand.diff"), out.stdout.count("\n")))
+
+
 def workloads_of(a, cfg):
     return [w for w in a.workload_list if cfg not in ONLY or w in ONLY[cfg]]
 
@@ -277,7 +304,8 @@ def knob_mode(cfg):
 
 
 def kernel_of(a, cfg):
-    return {"upstream": a.kernel_upstream, "nohooks": a.kernel_nohooks}.get(cfg, a.kernel_wbt)
+    return {"upstream": a.kernel_upstream, "nohooks": a.kernel_nohooks,
+            CAND: a.kernel_cand}.get(cfg, a.kernel_wbt)
 
 
 def run_one(a, cfg, rep, idx, total, outdir, params, files):
@@ -370,8 +398,8 @@ def main(argv):
         k = kernel_of(a, c)
         if not os.path.exists(kernel_image(k)):
             die("kernel image %s for configuration %s not found (run: make %s)"
-                % (kernel_image(k), c, {"upstream": "build-upstream",
-                                        "nohooks": "bench"}.get(c, "build")))
+                % (kernel_image(k), c, {"upstream": "build-upstream", "nohooks": "bench",
+                                        CAND: "build-cand"}.get(c, "build")))
     if not os.path.exists(os.path.join(WORK, "initramfs.cpio")):
         die("work/initramfs.cpio not found (run: make initramfs)")
     if build_running():
@@ -404,14 +432,17 @@ def main(argv):
     if a.kernel_wbt == a.kernel_upstream:
         log("NOTE: none/wbt use the same kernel as upstream (%s): development run"
             % a.kernel_wbt)
+    if CAND in a.config_list:
+        record_cand(a, outdir)
     t0 = time.time()
     res = {
         "invocation": {
             "mode": a.mode, "date": stamp, "workloads": a.workload_list,
             "configs": a.config_list, "repeats": a.repeat_count,
             "kernels": dict({"none": a.kernel_wbt, "upstream": a.kernel_upstream,
-                             "wbt": a.kernel_wbt, "nohooks": a.kernel_nohooks},
-                            **{c: a.kernel_wbt for c in a.config_list if c not in CONFIGS}),
+                             "wbt": a.kernel_wbt, "nohooks": a.kernel_nohooks,
+                             CAND: a.kernel_cand},
+                            **{c: a.kernel_wbt for c in a.config_list if c.startswith("wbt@")}),
             "guest_mem_mb": GUEST_MEM_MB, "dirty_bytes": DIRTY_BYTES,
             "dirty_background_bytes": DIRTY_BG_BYTES, "params": params,
             "host": os.uname().nodename, "host_cpus": os.cpu_count(),

@@ -7,9 +7,10 @@
 #   --report D  rewrite D/results.md and the plots from D/results.json
 # Environment: WORKLOADS (e.g. "W1 W3"), REPEATS [3], CONFIGS
 # [none,upstream,wbt, nohooks with W6; wbt@USEC adds the patched kernel at
-# target USEC], PROFILES (devices, e.g. "hdd ssd fast"), SEED (run order),
-# QUICK=1 (same as --quick), BENCH_KERNEL_WBT, BENCH_KERNEL_UPSTREAM,
-# BENCH_KERNEL_NOHOOKS (flavour or bzImage), BENCH_OUT (output directory).
+# target USEC; cand the candidate kernel of make build-cand], PROFILES
+# (devices, e.g. "hdd ssd fast"), SEED (run order), QUICK=1 (same as
+# --quick), BENCH_KERNEL_WBT, BENCH_KERNEL_UPSTREAM, BENCH_KERNEL_NOHOOKS,
+# BENCH_KERNEL_CAND (flavour or bzImage), BENCH_OUT (output directory).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 

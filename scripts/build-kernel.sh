@@ -8,6 +8,9 @@
 #             the benchmark's W6 reference without the throttle's hooks
 #   mqoff     patched tree, configs vm + wbt + mqoff: CONFIG_BLK_WBT_MQ=n
 #   upstream-mqoff  pristine base, configs vm + upstream + mqoff
+#   cand      candidate tree (work/linux-cand, a git worktree of work/linux
+#             made at the wbt branch if missing), configs vm + wbt: the
+#             benchmark's cand configuration, a change under measurement
 # Output: work/build/FLAVOUR/arch/x86/boot/bzImage.  work/build/FLAVOUR links
 # to SRC/.build-FLAVOUR: with the output inside each source tree, compiler
 # command lines are the same in every tree and ccache hits across them.
@@ -22,9 +25,16 @@ debug) src=$LINUX frags="vm wbt debug" ;;
 nohooks) src=$LINUX frags="vm nohooks" ;;
 mqoff) src=$LINUX frags="vm wbt mqoff" ;;
 upstream-mqoff) src=$WORK/linux-base frags="vm upstream mqoff" ;;
-*) die "usage: $0 wbt|upstream|debug|nohooks|mqoff|upstream-mqoff" ;;
+cand) src=$WORK/linux-cand frags="vm wbt" ;;
+*) die "usage: $0 wbt|upstream|debug|nohooks|mqoff|upstream-mqoff|cand" ;;
 esac
 need make gcc ccache flex bison bc perl
+if [ "$flavour" = cand ] && [ ! -d "$src" ]; then
+	[ -d "$LINUX/.git" ] || die "$LINUX missing (run: make apply)"
+	step "make $src, a worktree of $LINUX at branch wbt" \
+		git -C "$LINUX" worktree add -q --detach "$src" wbt
+	log "cand: edit $src, then build it again and bench CONFIGS=...,cand"
+fi
 [ -d "$src" ] || die "$src missing (run: make apply)"
 # Stage work/build/FLAVOUR/arch/x86/boot/bzImage of the Makefile.
 

@@ -26,4 +26,7 @@ expect_fail "unknown option" "$top/scripts/deb.sh" --nosuchoption
 expect_fail "must be config or package" env DEB_STEP=everything "$top/scripts/deb.sh" vm
 expect_fail "wbt@USEC needs USEC" env CONFIGS=none,wbt@abc "$top/scripts/bench.sh" --quick
 expect_fail "unknown configuration" env CONFIGS=none,nosuch "$top/scripts/bench.sh" --quick
+expect_fail "for configuration cand not found (run: make build-cand)" \
+	env CONFIGS=none,cand BENCH_KERNEL_WBT=/bin/true \
+	BENCH_KERNEL_CAND=/nonexistent/bzImage "$top/scripts/bench.sh" --quick
 exit "$fails"
