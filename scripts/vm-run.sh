@@ -6,7 +6,7 @@
 # command itself succeeded.
 #
 # Usage: vm-run.sh [options] -- COMMAND...
-#   -k KERNEL   flavour (wbt, upstream, debug, nohooks, mqoff, upstream-mqoff)
+#   -k KERNEL   flavour (wbt, upstream, debug, nohooks, mqoff, upstream-mqoff, cand)
 #               or a bzImage path [wbt]
 #   -d DISK     add a disk: virtio|scsi|ahci|ide|nvme[:SIZE], repeatable
 #               (SIZE as for truncate, default 2G; sparse files, one run only)
@@ -67,7 +67,7 @@ done
 need qemu-system-x86_64 cpio timeout
 
 case $kernel in
-wbt | upstream | debug | nohooks | mqoff | upstream-mqoff) image=$WORK/build/$kernel/arch/x86/boot/bzImage ;;
+wbt | upstream | debug | nohooks | mqoff | upstream-mqoff | cand) image=$WORK/build/$kernel/arch/x86/boot/bzImage ;;
 *) image=$kernel ;;
 esac
 [ -f "$image" ] || die "kernel image $image not found (run: make build)"

@@ -16,4 +16,9 @@ expect_fail "not a positive number: 'soon'" "$vmrun" -t soon -- true
 expect_fail "not a positive number: '0'" "$vmrun" -m 0 -- true
 expect_fail "no guest command given" "$vmrun" -k /bin/true
 expect_fail "kernel image /nonexistent not found" "$vmrun" -k /nonexistent -- true
+# Every flavour of build-kernel.sh is a name -k knows, not a path.
+for f in wbt upstream debug nohooks mqoff upstream-mqoff cand; do
+	expect_fail "kernel image $tmp/build/$f/arch/x86/boot/bzImage not found" \
+		"$vmrun" -k "$f" -- true
+done
 exit "$fails"
