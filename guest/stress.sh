@@ -27,8 +27,13 @@
 #   cgw    buffered writers on qdev in two cgroups, whose io.weight
 #          changes every 0.2 s to random weights; out of range ones must
 #          be refused
-# Then pc is torn down with its writers still writing, every worker must
-# exit by itself, and qdev is removed.  The last lines are a summary of
+#   dm     a dm-linear device ("dl", ext4: bgw, fio and rd workers) and a
+#          dm-crypt device ("dc", cipher_null, raw: fio and buffered
+#          writers) over queueing null_blk devices of their own, with
+#          requeue injection, knob writes and flips on those
+# Then pc and dc's disk are torn down with their writers still writing,
+# every worker must exit by itself, the dm devices come down, and qdev is
+# removed.  The last lines are a summary of
 # what was done and "STRESS: PASS" or "STRESS: FAIL (reasons)".
 # Word splitting of device and pid lists is intended; busybox ash has
 # $RANDOM.
@@ -84,7 +89,28 @@ if ! make_qdev stress_pc hdd-fifo size=256 memory_backed=0; then
 	exit 1
 fi
 PC=$QDEV
-DEVS="$VDA $QD $PC"
+# The stacked devices, each over a queueing null_blk of its own.
+if ! make_qdev stress_dl hdd-fifo size=128; then
+	echo "stress: cannot create dm-linear's null_blk: $WBT_ERR"
+	exit 1
+fi
+DLB=$QDEV
+if ! dm_make stress_dl "0 $(cat "/sys/block/$DLB/size") linear /dev/$DLB 0"; then
+	echo "stress: cannot create the dm-linear device: $WBT_ERR"
+	exit 1
+fi
+DL=$DMDEV
+if ! make_qdev stress_dc hdd-fifo size=96; then
+	echo "stress: cannot create dm-crypt's null_blk: $WBT_ERR"
+	exit 1
+fi
+DCB=$QDEV
+if ! dm_make stress_dc "0 $(cat "/sys/block/$DCB/size") crypt cipher_null-ecb - 0 /dev/$DCB 0"; then
+	echo "stress: cannot create the dm-crypt device: $WBT_ERR"
+	exit 1
+fi
+DC=$DMDEV
+DEVS="$VDA $QD $PC $DLB $DCB"
 
 # Fault injection (CONFIG_BLK_DEV_NULL_BLK_FAULT_INJECTION, configfs).
 # Requeue keeps the data; timeout fails the write, so only on pc.
@@ -93,7 +119,8 @@ inject() { # inject DIR PROBABILITY INTERVAL
 		try "$1/${kv%%=*}" "${kv#*=}" || return 1
 	done
 }
-for d in "$NULLB_CFG/stress_q/requeue_inject" "$NULLB_CFG/stress_pc/requeue_inject"; do
+for d in "$NULLB_CFG/stress_q/requeue_inject" "$NULLB_CFG/stress_pc/requeue_inject" \
+	"$NULLB_CFG/stress_dl/requeue_inject" "$NULLB_CFG/stress_dc/requeue_inject"; do
 	inject "$d" 5 1 || fail "cannot set up requeue fault injection ($d)"
 done
 inject "$NULLB_CFG/stress_pc/timeout_inject" 1 1 ||
@@ -104,8 +131,8 @@ for d in $DEVS; do
 	try "/sys/block/$d/queue/io_timeout" 2000
 done
 
-mkdir -p /mnt/vda /mnt/qd
-for m in "$VDA:/mnt/vda" "$QD:/mnt/qd"; do
+mkdir -p /mnt/vda /mnt/qd /mnt/dl
+for m in "$VDA:/mnt/vda" "$QD:/mnt/qd" "$DL:/mnt/dl"; do
 	if ! mkfs.ext4 -q -F "/dev/${m%%:*}" || ! mount "/dev/${m%%:*}" "${m#*:}"; then
 		echo "stress: cannot make and mount ext4 on ${m%%:*}"
 		exit 1
@@ -120,11 +147,11 @@ if ! dd if=/dev/zero of=/mnt/vda/swap bs=1M count=384 2>/dev/null ||
 fi
 PSWPOUT0=$(awk '/^pswpout/ {print $2}' /proc/vmstat)
 
-for m in /mnt/vda /mnt/qd; do
+for m in /mnt/vda /mnt/qd /mnt/dl; do
 	dd if=/dev/urandom of="$m/cold" bs=1M count=24 2>/dev/null
 done
 sync
-log "devices: virtio $VDA, qdev $QD, pc $PC; soak ${DUR}s"
+log "devices: virtio $VDA, qdev $QD, pc $PC, dm-linear $DL on $DLB, dm-crypt $DC on $DCB; soak ${DUR}s"
 
 # Two cgroups for the weighted writers, removed at the end.
 if ! cg_setup || ! cg_make stress_a 100 || ! cg_make stress_b 100; then
@@ -154,10 +181,11 @@ w_bgw() { # w_bgw NAME MNT
 	done
 }
 
-w_fio() { # w_fio NAME MNT
+w_fio() { # w_fio NAME MNT|BLOCKDEV
 	n=0 kb=0
 	while ! stopped; do
 		f=$2/verify.$n
+		[ -b "$2" ] && f=$2
 		common="--name=v --filename=$f --rw=randwrite --bs=16k --size=12m
 			--ioengine=psync --verify=crc32c --randseed=$((n + 1))
 			--verify_state_save=0"
@@ -172,7 +200,7 @@ w_fio() { # w_fio NAME MNT
 			fail "$1: fio verify pass $n failed: $(grep -i -m3 'verify\|err' "$S/$1.out" | tr '\n' ' ')"
 			break
 		fi
-		rm -f "$f"
+		[ -b "$f" ] || rm -f "$f"
 		n=$((n + 1))
 		kb=$((kb + 12 * 1024))
 		count "$1" "$n $kb"
@@ -259,15 +287,15 @@ w_flip() {
 	done
 }
 
-w_pcw() { # w_pcw NAME SEEK
+w_pcw() { # w_pcw NAME SEEK [NODE DISK]: buffered writes to a raw device
 	n=0 ok=0
 	while ! stopped; do
-		dd if=/dev/zero of="$S/pc.node" bs=1M count=32 seek="$2" \
+		dd if=/dev/zero of="${3:-$S/pc.node}" bs=1M count=32 seek="$2" \
 			conv=notrunc 2>/dev/null && ok=$((ok + 1))
 		n=$((n + 1))
 		count "$1" "$n $ok"
 		# Device off: do not spin.
-		[ -e "/sys/block/$PC" ] || sleep 0.2
+		[ -e "/sys/block/${4:-$PC}" ] || sleep 0.2
 	done
 }
 
@@ -359,6 +387,14 @@ start rd_qd w_rd rd_qd /mnt/qd
 start knobs_vda w_knobs knobs_vda "$VDA"
 start knobs_qd w_knobs knobs_qd "$QD"
 start knobs_pc w_knobs knobs_pc "$PC"
+start knobs_dl w_knobs knobs_dl "$DLB"
+start knobs_dc w_knobs knobs_dc "$DCB"
+start bgw_dl w_bgw bgw_dl /mnt/dl
+start fio_dl w_fio fio_dl /mnt/dl
+start rd_dl w_rd rd_dl /mnt/dl
+start fio_dc w_fio fio_dc "/dev/$DC"
+start dcw0 w_pcw dcw0 16 "/dev/$DC" "$DCB"
+start dcw1 w_pcw dcw1 48 "/dev/$DC" "$DCB"
 start sched w_sched
 start flip w_flip
 start pcw0 w_pcw pcw0 0
@@ -400,6 +436,14 @@ remove() {
 	fi
 }
 remove stress_pc
+# dc's disk too, once its fio pass is over (its writes would fail)
+for nv in $NAMES; do
+	case $nv in
+	fio_dc:*) wait_pids 120 "${nv#*:}" || fail "fio_dc did not stop" ;;
+	esac
+done
+log "stop: removing $DCB from under $DC with its writers still writing"
+remove stress_dc
 
 log "waiting for every worker to exit by itself (up to 300 s)"
 if ! wait_pids 300 $PIDS; then
@@ -419,6 +463,11 @@ swapoff /mnt/vda/swap || fail "swapoff failed"
 PSWPOUT=$(($(awk '/^pswpout/ {print $2}' /proc/vmstat) - PSWPOUT0))
 sync
 umount /mnt/qd || fail "umount of $QD failed"
+umount /mnt/dl || fail "umount of $DL failed"
+# dm-crypt's disk is gone: its table must still come down
+for dm in stress_dc stress_dl; do
+	dm_remove "$dm" || fail "dmsetup remove $dm did not complete"
+done
 umount /mnt/vda || fail "umount of $VDA failed"
 
 # The throttle was at work on qdev, and left nothing in flight: a soak in
@@ -437,6 +486,7 @@ log "qdev $QD at the end: $QSTATS; inflight ${QINFL:-none}"
 [ "$QSTEPS" -gt 0 ] || fail "the step never moved on $QD ($QSTATS)"
 [ "$QINFL" = 0 ] || fail "$QD has ${QINFL:-an unreadable number of} writes in flight at idle"
 remove stress_q
+remove stress_dl
 
 # ------------------------------------------------------------- summary
 
@@ -452,17 +502,19 @@ sum() { # sum FIELD NAME...: add up one field of several counters
 	done
 	echo "$_t"
 }
-knobs="$(sum 1 knobs_vda knobs_qd knobs_pc) $(sum 2 knobs_vda knobs_qd knobs_pc) $(sum 3 knobs_vda knobs_qd knobs_pc)"
-verify_kb=$(($(f2 "$(get fio_vda)") + $(f2 "$(get fio_qd)")))
+kn="knobs_vda knobs_qd knobs_pc knobs_dl knobs_dc"
+knobs="$(sum 1 $kn) $(sum 2 $kn) $(sum 3 $kn)"
+verify_kb=$(sum 2 fio_vda fio_qd fio_dl fio_dc)
 summary="knob writes: $(f1 "$knobs") ($(f2 "$knobs") taken, $(f3 "$knobs") refused)"
 summary="$summary, scheduler switches: $(get sched)"
 summary="$summary, write_cache/rotational toggles: $(get flip)"
 summary="$summary, power cycles: $(get power)"
 summary="$summary, pc writes: $(($(f1 "$(get pcw0)") + $(f1 "$(get pcw1)")))"
-summary="$summary, bg write cycles: $(($(f1 "$(get bgw_vda)") + $(f1 "$(get bgw_qd)")))"
-summary="$summary, fio passes: $(($(f1 "$(get fio_vda)") + $(f1 "$(get fio_qd)")))"
+summary="$summary, bg write cycles: $(sum 1 bgw_vda bgw_qd bgw_dl)"
+summary="$summary, fio passes: $(sum 1 fio_vda fio_qd fio_dl fio_dc)"
 summary="$summary, verify MB: $((verify_kb / 1024))"
-summary="$summary, reader runs: $(($(get rd_vda) + $(get rd_qd)))"
+summary="$summary, reader runs: $(($(get rd_vda) + $(get rd_qd) + $(get rd_dl)))"
+summary="$summary, dm-linear fio passes: $(f1 "$(get fio_dl)"), dm-crypt fio passes: $(f1 "$(get fio_dc)"), dm-crypt raw writes: $(sum 1 dcw0 dcw1)"
 summary="$summary, memory fills: $(get hog), pages swapped out: $PSWPOUT"
 summary="$summary, cgroup writes MB: $(f2 "$(get cgw_a)") / $(f2 "$(get cgw_b)"), io.weight changes: $(get weights)"
 summary="$summary, device removals: $removals_ok/$removals"
@@ -474,7 +526,8 @@ for c in "$(f1 "$knobs")" "$(get sched)" "$(get flip)" "$(get power)" \
 	"$(f1 "$(get fio_vda)")" "$(f1 "$(get fio_qd)")" "$(get rd_vda)" \
 	"$(get rd_qd)" "$(f1 "$(get bgw_vda)")" "$(f1 "$(get bgw_qd)")" \
 	"$(get hog)" "$PSWPOUT" "$(f2 "$(get cgw_a)")" "$(f2 "$(get cgw_b)")" \
-	"$(get weights)"; do
+	"$(get weights)" "$(f1 "$(get fio_dl)")" "$(f1 "$(get fio_dc)")" \
+	"$(f1 "$(get bgw_dl)")" "$(get rd_dl)" "$(sum 1 dcw0 dcw1)"; do
 	[ "${c:-0}" -gt 0 ] || { fail "an operation count is zero: $summary"; break; }
 done
 {
