@@ -27,9 +27,9 @@
 #   cgw    buffered writers on qdev in two cgroups, whose io.weight
 #          changes every 0.2 s to random weights; out of range ones must
 #          be refused
-#   dm     a dm-linear device ("dl", ext4: bgw, fio and rd workers) and a
-#          dm-crypt device ("dc", cipher_null, raw: fio and buffered
-#          writers) over queueing null_blk devices of their own, with
+#   dm     a dm-linear device ("dl", ext4: bgw and fio workers) and a
+#          dm-crypt device ("dc", cipher_null, raw: fio and a buffered
+#          writer) over queueing null_blk devices of their own, with
 #          requeue injection, knob writes and flips on those
 # Then pc and dc's disk are torn down with their writers still writing,
 # every worker must exit by itself, the dm devices come down, and qdev is
@@ -90,7 +90,7 @@ if ! make_qdev stress_pc hdd-fifo size=256 memory_backed=0; then
 fi
 PC=$QDEV
 # The stacked devices, each over a queueing null_blk of its own.
-if ! make_qdev stress_dl hdd-fifo size=128; then
+if ! make_qdev stress_dl hdd-fifo size=96; then
 	echo "stress: cannot create dm-linear's null_blk: $WBT_ERR"
 	exit 1
 fi
@@ -100,7 +100,7 @@ if ! dm_make stress_dl "0 $(cat "/sys/block/$DLB/size") linear /dev/$DLB 0"; the
 	exit 1
 fi
 DL=$DMDEV
-if ! make_qdev stress_dc hdd-fifo size=96; then
+if ! make_qdev stress_dc hdd-fifo size=64; then
 	echo "stress: cannot create dm-crypt's null_blk: $WBT_ERR"
 	exit 1
 fi
@@ -147,7 +147,7 @@ if ! dd if=/dev/zero of=/mnt/vda/swap bs=1M count=384 2>/dev/null ||
 fi
 PSWPOUT0=$(awk '/^pswpout/ {print $2}' /proc/vmstat)
 
-for m in /mnt/vda /mnt/qd /mnt/dl; do
+for m in /mnt/vda /mnt/qd; do
 	dd if=/dev/urandom of="$m/cold" bs=1M count=24 2>/dev/null
 done
 sync
@@ -391,10 +391,8 @@ start knobs_dl w_knobs knobs_dl "$DLB"
 start knobs_dc w_knobs knobs_dc "$DCB"
 start bgw_dl w_bgw bgw_dl /mnt/dl
 start fio_dl w_fio fio_dl /mnt/dl
-start rd_dl w_rd rd_dl /mnt/dl
 start fio_dc w_fio fio_dc "/dev/$DC"
-start dcw0 w_pcw dcw0 16 "/dev/$DC" "$DCB"
-start dcw1 w_pcw dcw1 48 "/dev/$DC" "$DCB"
+start dcw w_pcw dcw 16 "/dev/$DC" "$DCB"
 start sched w_sched
 start flip w_flip
 start pcw0 w_pcw pcw0 0
@@ -513,8 +511,8 @@ summary="$summary, pc writes: $(($(f1 "$(get pcw0)") + $(f1 "$(get pcw1)")))"
 summary="$summary, bg write cycles: $(sum 1 bgw_vda bgw_qd bgw_dl)"
 summary="$summary, fio passes: $(sum 1 fio_vda fio_qd fio_dl fio_dc)"
 summary="$summary, verify MB: $((verify_kb / 1024))"
-summary="$summary, reader runs: $(($(get rd_vda) + $(get rd_qd) + $(get rd_dl)))"
-summary="$summary, dm-linear fio passes: $(f1 "$(get fio_dl)"), dm-crypt fio passes: $(f1 "$(get fio_dc)"), dm-crypt raw writes: $(sum 1 dcw0 dcw1)"
+summary="$summary, reader runs: $(($(get rd_vda) + $(get rd_qd)))"
+summary="$summary, dm-linear fio passes: $(f1 "$(get fio_dl)"), dm-crypt fio passes: $(f1 "$(get fio_dc)"), dm-crypt raw writes: $(f1 "$(get dcw)")"
 summary="$summary, memory fills: $(get hog), pages swapped out: $PSWPOUT"
 summary="$summary, cgroup writes MB: $(f2 "$(get cgw_a)") / $(f2 "$(get cgw_b)"), io.weight changes: $(get weights)"
 summary="$summary, device removals: $removals_ok/$removals"
@@ -527,7 +525,7 @@ for c in "$(f1 "$knobs")" "$(get sched)" "$(get flip)" "$(get power)" \
 	"$(get rd_qd)" "$(f1 "$(get bgw_vda)")" "$(f1 "$(get bgw_qd)")" \
 	"$(get hog)" "$PSWPOUT" "$(f2 "$(get cgw_a)")" "$(f2 "$(get cgw_b)")" \
 	"$(get weights)" "$(f1 "$(get fio_dl)")" "$(f1 "$(get fio_dc)")" \
-	"$(f1 "$(get bgw_dl)")" "$(get rd_dl)" "$(sum 1 dcw0 dcw1)"; do
+	"$(f1 "$(get bgw_dl)")" "$(f1 "$(get dcw)")"; do
 	[ "${c:-0}" -gt 0 ] || { fail "an operation count is zero: $summary"; break; }
 done
 {

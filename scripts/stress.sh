@@ -38,7 +38,7 @@ mkdir -p "$out"
 limit=$((dur + 1200))
 log "stress: ${dur}s soak on the debug kernel (hard limit ${limit}s), output $out"
 set +e
-"$TOP/scripts/vm-run.sh" -q -k debug -l "$out/console.log" -m 1024 -c 2 -t "$limit" \
+"$TOP/scripts/vm-run.sh" -q -k debug -l "$out/console.log" -m 1280 -c 2 -t "$limit" \
 	-a kunit.enable=1 -d virtio:2G -o "$out" -- /guest/stress.sh "$dur"
 rc=$?
 set -e
