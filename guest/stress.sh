@@ -437,7 +437,7 @@ remove stress_pc
 # dc's disk too, once its fio pass is over (its writes would fail)
 for nv in $NAMES; do
 	case $nv in
-	fio_dc:*) wait_pids 120 "${nv#*:}" || fail "fio_dc did not stop" ;;
+	fio_dc:*) wait_pids 300 "${nv#*:}" || fail "fio_dc did not stop in 300 s" ;;
 	esac
 done
 log "stop: removing $DCB from under $DC with its writers still writing"
