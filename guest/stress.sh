@@ -31,8 +31,9 @@
 #          dm-crypt device ("dc", cipher_null, raw: fio and a buffered
 #          writer) over queueing null_blk devices of their own, with
 #          requeue injection, knob writes and flips on those
-# Then pc and dc's disk are torn down with their writers still writing,
-# every worker must exit by itself, the dm devices come down, and qdev is
+# Then pc is torn down with its writers still writing and dc's disk is
+# removed from under dc (the kselftest wbt_stacked.sh removes disks from
+# under writers), every worker must exit by itself, the dm devices come down, and qdev is
 # removed.  The last lines are a summary of
 # what was done and "STRESS: PASS" or "STRESS: FAIL (reasons)".
 # Word splitting of device and pid lists is intended; busybox ash has
@@ -100,7 +101,7 @@ if ! dm_make stress_dl "0 $(cat "/sys/block/$DLB/size") linear /dev/$DLB 0"; the
 	exit 1
 fi
 DL=$DMDEV
-if ! make_qdev stress_dc hdd-fifo size=64; then
+if ! make_qdev stress_dc hdd-fifo size=48; then
 	echo "stress: cannot create dm-crypt's null_blk: $WBT_ERR"
 	exit 1
 fi
@@ -392,7 +393,7 @@ start knobs_dc w_knobs knobs_dc "$DCB"
 start bgw_dl w_bgw bgw_dl /mnt/dl
 start fio_dl w_fio fio_dl /mnt/dl
 start fio_dc w_fio fio_dc "/dev/$DC"
-start dcw w_pcw dcw 16 "/dev/$DC" "$DCB"
+start dcw w_pcw dcw 14 "/dev/$DC" "$DCB"
 start sched w_sched
 start flip w_flip
 start pcw0 w_pcw pcw0 0
@@ -440,7 +441,7 @@ for nv in $NAMES; do
 	fio_dc:*) wait_pids 300 "${nv#*:}" || fail "fio_dc did not stop in 300 s" ;;
 	esac
 done
-log "stop: removing $DCB from under $DC with its writers still writing"
+log "stop: removing $DCB from under $DC"
 remove stress_dc
 
 log "waiting for every worker to exit by itself (up to 300 s)"
