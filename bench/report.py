@@ -50,6 +50,8 @@ LABELS = {
     "weighted_ratio": "weights 1000:100: heavy / light bytes written",
     "equal_ratio": "weights 100:100: heavy / light bytes written",
     "weighted_total_mbs": "weights 1000:100: both cgroups (MiB/s)",
+    "fsync_p50_us": "4k write + fsync p50 (us)", "fsync_p99_us": "4k write + fsync p99 (us)",
+    "fsync_max_us": "4k write + fsync max (us)",
     "equal_total_mbs": "weights 100:100: both cgroups (MiB/s)",
     "total_rel": "total at 1000:100 / total at 100:100 (same boot)",
     "single_read_p99_us": "heavy reader p99, light writer alone (us)",
@@ -69,6 +71,11 @@ SHOWN["W4"] = SHOWN["W3"]
 SHOWN["W7"] = ["start_idle_s", "start_busy_s", "start_ratio"]
 SHOWN["W8"] = ["read_p%s_us" % p for p in W8_PCTS] + ["read_max_us", "read_kbs", "write_kbs"]
 SHOWN["IDLE"] = ["idle_p50_us", "idle_p99_us", "floor_us"]
+# W9's cells are PROFILE+STACK/w1 and PROFILE+STACK/w8: W1's and W8's
+# figures, and the fsync probe's of its W1 runs.
+FSYNC = ["fsync_p50_us", "fsync_p99_us", "fsync_max_us"]
+SHOWN["W9"] = (["read_p50_us", "read_p99_us", "read_p99.9_us", "read_p99.99_us", "read_max_us",
+                "read_kbs", "write_kbs", "dev_total_kbs"] + FSYNC)
 SHOWN["W10"] = ["weighted_ratio", "equal_ratio", "weighted_total_mbs", "equal_total_mbs",
                 "total_rel", "single_read_p99_us", "weighted_read_p99_us", "read_p99_rel"]
 for _w in ("W1", "W3", "W8"):
@@ -82,6 +89,8 @@ TITLES = {
     "W6": "W6: overhead on a fast null_blk (no queueing model)",
     "W7": "W7: application start (cold tree of small files) under a cp loop (seed 003)",
     "W8": "W8: read-to-pipe-async, a cold file read in 4k and rewritten (seed 000)",
+    "W9": "W9: W1 (/w1) and W8 (/w8) through dm-linear, dm-crypt and md raid1 "
+          "(PROFILE+STACK; bare: the disk itself)",
     "W10": "W10: buffered writers in cgroups of io.weight 1000 and 100 (seed 004)",
     "IDLE": "Floor: unloaded 4k reads per device and boot, plus one write",
 }
@@ -194,24 +203,39 @@ def parse_run(raw):
     w10 = {}
     for tok in lines:
         w, kv = tok[0], dict(t.split("=", 1) for t in tok[1:] if "=" in t)
+        # W9 runs W1's and W8's code through a stack: "W9 sub=W1 dev=hdd+linear"
+        # is W9's cell hdd+linear/w1.
+        wl = w
         try:
+            cell = kv.get("dev")
+            if w == "W9":
+                w = kv["sub"]
+                cell = "%s/%s" % (kv["dev"], w.lower())
             if w == "TIME":
                 add("time|%s|secs" % tok[1], kv["secs"])
             elif w == "W1":
-                cell = kv["dev"]
-                j = next(iter(fio_jobs(os.path.join(raw, kv["json"])).values()))
+                jobs = fio_jobs(os.path.join(raw, kv["json"]))
+                j = jobs.get("reader") or next(iter(jobs.values()))
                 clat = j["read"]["clat_ns"]
                 for p in W1_PCTS:
-                    add("W1|%s|read_p%s_us" % (cell, p), pct(clat, p))
-                add("W1|%s|read_max_us" % cell, clat["max"] / 1000.0)
-                add("W1|%s|read_kbs" % cell, j["read"]["bw"])
-                add("W1|%s|read_ios" % cell, j["read"]["total_ios"])
+                    add("%s|%s|read_p%s_us" % (wl, cell, p), pct(clat, p))
+                add("%s|%s|read_max_us" % (wl, cell), clat["max"] / 1000.0)
+                add("%s|%s|read_kbs" % (wl, cell), j["read"]["bw"])
+                add("%s|%s|read_ios" % (wl, cell), j["read"]["total_ios"])
                 secs = float(kv["write_secs"])
                 if secs > 0:
-                    add("W1|%s|write_kbs" % cell, float(kv["write_mb"]) * 1024 / secs)
-                cdf.setdefault("W1|" + cell, []).extend(bins_us(clat))
+                    add("%s|%s|write_kbs" % (wl, cell), float(kv["write_mb"]) * 1024 / secs)
+                if "fsync" in jobs:
+                    lat = jobs["fsync"]["sync"]["lat_ns"]
+                    add("%s|%s|fsync_p50_us" % (wl, cell), pct(lat, 50))
+                    add("%s|%s|fsync_p99_us" % (wl, cell), pct(lat, 99))
+                    add("%s|%s|fsync_max_us" % (wl, cell), lat["max"] / 1000.0)
+                if wl == "W1":
+                    cdf.setdefault("W1|" + cell, []).extend(bins_us(clat))
                 if "stat" in kv:
-                    rec.setdefault("w1stat", {}).setdefault(cell, []).append(
+                    # W1's cells are keyed by the cell alone (older results).
+                    rec.setdefault("w1stat", {}).setdefault(
+                        cell if wl == "W1" else "%s|%s" % (wl, cell), []).append(
                         w1_stat(os.path.join(raw, kv["stat"]), float(kv["r0"]),
                                 float(kv["r1"])))
             elif w == "IDLE":
@@ -228,12 +252,11 @@ def parse_run(raw):
                 add("W7|%s|start_ratio" % cell,
                     statistics.median(busy) / max(statistics.median(idle), 0.001))
             elif w == "W8":
-                cell = kv["dev"]
                 for p in W8_PCTS:
-                    add("W8|%s|read_p%s_us" % (cell, p), kv["p" + p])
-                add("W8|%s|read_max_us" % cell, kv["max"])
-                add("W8|%s|read_kbs" % cell, kv["read_kbs"])
-                add("W8|%s|write_kbs" % cell, kv["write_kbs"])
+                    add("%s|%s|read_p%s_us" % (wl, cell, p), kv["p" + p])
+                add("%s|%s|read_max_us" % (wl, cell), kv["max"])
+                add("%s|%s|read_kbs" % (wl, cell), kv["read_kbs"])
+                add("%s|%s|write_kbs" % (wl, cell), kv["write_kbs"])
             elif w == "W10":
                 j = next(iter(fio_jobs(os.path.join(raw, kv["json"])).values()))
                 w10.setdefault(kv["dev"], {})[kv["phase"]] = (
@@ -317,7 +340,8 @@ def derived(metrics):
     files written before they existed report them too)."""
     out = {}
     for k, rd in metrics.items():
-        if k.startswith("W1|") and k.endswith("|read_kbs"):
+        if k.endswith("|read_kbs") and (k.startswith("W1|") or
+                                        (k.startswith("W9|") and k.endswith("/w1|read_kbs"))):
             wr = metrics.get(k[:-len("read_kbs")] + "write_kbs")
             if wr and len(wr) == len(rd):
                 out[k[:-len("read_kbs")] + "total_kbs"] = [a + b for a, b in zip(rd, wr)]
@@ -371,10 +395,12 @@ def run_derived(res, r):
     """Per-run metrics that need more than the run: device rates over the
     cell's common window, the floor and latencies against it."""
     out = {}
-    for cell, stats in r.get("w1stat", {}).items():
-        win = w1_window(res, cell)
+    for stkey, stats in r.get("w1stat", {}).items():
+        win = w1_window(res, stkey)
         if not win:
             continue
+        # "W9|hdd+linear/w1", or a W1 cell alone
+        wl, _, cell = stkey.rpartition("|")
         for st in stats:
             a, b = interp(st["pts"], 0.0), interp(st["pts"], win)
             if a is None or b is None:
@@ -382,7 +408,7 @@ def run_derived(res, r):
             rd = (b[0] - a[0]) * 512 / 1024.0 / win
             wr = (b[1] - a[1]) * 512 / 1024.0 / win
             for k, v in (("dev_read_kbs", rd), ("dev_write_kbs", wr), ("dev_total_kbs", rd + wr)):
-                out.setdefault("W1|%s|%s" % (cell, k), []).append(round(v, 1))
+                out.setdefault("%s|%s|%s" % (wl or "W1", cell, k), []).append(round(v, 1))
     m = r["metrics"]
     for k, v in list(m.items()):
         if not k.startswith("IDLE|") or not k.endswith("|idle_p50_us"):
@@ -557,6 +583,41 @@ GOALS += [
 ]
 
 
+def w9_cells(sub, stacked=True, crypt=False):
+    """A GOALS cell filter of W9: the cells of W1 (sub "w1") or W8 ("w8")
+    through a stack (not bare), or through dm-crypt only."""
+    def pick(cell):
+        dev, _, s = cell.partition("/")
+        stack = dev.partition("+")[2]
+        return (s == sub and (not stacked or stack != "bare") and
+                (not crypt or stack.startswith("crypt")))
+    return pick
+
+
+# Issue 17: a stack costs the reader at most 1.25x the bare disk's tail
+# (ref "bare": the same configuration's PROFILE+bare cell), the writer
+# keeps 97 % of none's throughput, a small file's fsync through dm-crypt
+# is no slower than without throttling, and no cell loses to 6.12.
+for _sub in ("w1", "w8"):
+    for _m in ("read_p99.9_us", "read_max_us"):
+        GOALS.append(("W9", w9_cells(_sub), _m, "wbt", "bare", "le", 1.25,
+                      "W9 {cell} wbt: %s within 1.25x of the bare disk's"
+                      % _m[:-3].replace("_", " ")))
+    for _m in ("read_p99_us", "read_p99.9_us", "read_max_us"):
+        GOALS.append(("W9", w9_cells(_sub, False), _m, "wbt", "upstream", "le", 1.0,
+                      "W9 {cell} %s: %s <= upstream's" % (_U, _m[:-3].replace("_", " "))))
+GOALS += [
+    ("W9", w9_cells("w1", False), "dev_total_kbs", "wbt", "none", "ge", 0.97,
+     "W9 {cell} wbt vs none: device read + write rate >= 97 %"),
+    ("W9", w9_cells("w8", False), "read_kbs", "wbt", "none", "ge", 0.97,
+     "W9 {cell} wbt vs none: copy rate >= 97 %"),
+    ("W9", w9_cells("w1", crypt=True), "fsync_p50_us", "wbt", "none", "le", 1.0,
+     "W9 {cell} wbt vs none: fsync p50 no worse"),
+    ("W9", w9_cells("w1", crypt=True), "fsync_p99_us", "wbt", "none", "le", 1.0,
+     "W9 {cell} wbt vs none: fsync p99 no worse"),
+]
+
+
 def verdict(agg, cfg, ref, key, op, factor):
     """(measured text, verdict): verdict is "within noise" when the min-max
     ranges of cfg and factor x ref overlap and the medians are within NOISE
@@ -565,6 +626,12 @@ def verdict(agg, cfg, ref, key, op, factor):
         w, cell, met = key.split("|")
         a = agg.get(cfg, {}).get("%s|%s|%s_floor" % (w, cell, met[:-3]))
         b = (1.0, 1.0, 1.0, 1) if a else None
+    elif ref == "bare":
+        # W9: PROFILE+STACK/SUB against PROFILE+bare/SUB, same configuration
+        w, cell, met = key.split("|")
+        dev, _, sub = cell.partition("/")
+        a = agg.get(cfg, {}).get(key)
+        b = agg.get(cfg, {}).get("%s|%s+bare/%s|%s" % (w, dev.partition("+")[0], sub, met))
     elif ref == "abs":
         a = agg.get(cfg, {}).get(key)
         b = (1.0, 1.0, 1.0, 1) if a else None
@@ -575,6 +642,8 @@ def verdict(agg, cfg, ref, key, op, factor):
     r = a[0] / b[0]
     if ref == "abs":
         meas = "%s = %.3f" % (cfg, r)
+    elif ref == "bare":
+        meas = "%s: stack/bare = %.3f" % (cfg, r)
     else:
         meas = "%s/%s = %.3f" % (cfg, ref, r)
     # Noise first: a goal that holds only because both sides landed on the
@@ -592,6 +661,8 @@ def goal_cells(agg, w, which):
         return [c for c in cells if c != "virtio"]
     if isinstance(which, (list, tuple)):
         return [c for c in cells if c in which]
+    if callable(which):
+        return [c for c in cells if which(c)]
     return cells
 
 
@@ -740,8 +811,11 @@ def accel_of(res):
     return "KVM (/dev/kvm writable)" if inv.get("kvm") else "QEMU TCG"
 
 
-def first_meta(res, cfg):
-    for r in good_runs(res):
+def first_meta(res, cfg, boot=""):
+    """The guest facts of cfg's first good run of a boot kind ("": the
+    shared boot, "-W9": W9's own), else of any of its boots."""
+    runs = sorted(good_runs(res), key=lambda r: r.get("boot", "") != boot)
+    for r in runs:
         if r["config"] == cfg and r.get("meta"):
             return r["meta"]
     return {}
@@ -789,7 +863,7 @@ def markdown(res):
                                          inv.get("wall_secs", 0) / 60.0))
     if inv.get("profiles"):
         L.append("- profiles selected (PROFILES): %s" % " ".join(inv["profiles"]))
-    loads = ["%s-r%d %.2f" % (r["config"], r["repeat"], r["host_load"][0])
+    loads = ["%s-r%d%s %.2f" % (r["config"], r["repeat"], r.get("boot", ""), r["host_load"][0])
              for r in res["runs"] if r.get("host_load")]
     if loads:
         L.append("- host load (1-minute average) before each boot: %s" % ", ".join(loads))
@@ -803,6 +877,10 @@ def markdown(res):
               "on %s" % (p.get("W7_FILES"), p.get("W7_STARTS"), p.get("W7_STARTS"),
                          p.get("W7_BIG_MB"), p.get("W7_DEVS")),
         "W8": "W8 cold file of %s MiB on %s" % (p.get("W8_MB"), p.get("W8_DEVS")),
+        "W9": "W9 W1's and W8's sizes through %s on %s, in boots of their own (%s MiB)"
+              % (p.get("W9_STACKS"), p.get("W9_DEVS"),
+                 ", ".join(sorted({str(r.get("guest_mem_mb")) for r in res["runs"]
+                                   if r.get("boot") == "-W9"})) or "?"),
         "W2": "W2 %s MiB files on %s" % (p["W2_MB"], p["W2_DEVS"]),
         "W3": "W3 %s s, writers 4 x %s MiB, reader 20 x %s MiB on %s"
               % (p["JAN_RUNTIME"], p["W3_WFILE_MB"], p["JAN_RFILE_MB"], p["W3_DEVS"]),
@@ -816,8 +894,11 @@ def markdown(res):
                % (p.get("W10_WARMUP"), p.get("W10_SECS"), p.get("W10_DEVS")),
     }
     L.append("- sizes: " + "; ".join(sizes[w] for w in inv["workloads"]))
+    boots = sorted({r.get("boot", "") for r in res["runs"]})
     for c in cfgs:
-        mm = first_meta(res, c)
+        mm = {}
+        for b in boots:
+            mm.update(first_meta(res, c, b))
         devs = ["%s: %s" % (k[4:], v) for k, v in sorted(mm.items()) if k.startswith("dev.")]
         if devs:
             L.append("- devices (%s): %s" % (c, "; ".join(devs)))
@@ -846,8 +927,8 @@ def markdown(res):
                      % (c, want, ", ".join(off)))
     bad = [r for r in res["runs"] if not r["ok"]]
     for r in bad:
-        L.append("- **run %s-r%d FAILED** (exit %s), kept out of the medians: %s" % (
-            r["config"], r["repeat"], r["rc"],
+        L.append("- **run %s-r%d%s FAILED** (exit %s), kept out of the medians: %s" % (
+            r["config"], r["repeat"], r.get("boot", ""), r["rc"],
             "; ".join(([r["reason"]] if r.get("reason") else []) + r["notes"]) or
             "no reason recorded"))
     L.append("")

@@ -27,7 +27,7 @@ import report
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORK = os.environ.get("WBT_WORK", os.path.join(TOP, "work"))
 GUEST_SCRIPT = os.path.join(TOP, "bench", "guest", "wbt-bench.sh")
-WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W10"]
+WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "W10"]
 CONFIGS = ["none", "upstream", "wbt", "nohooks"]
 # nohooks, the patched kernel built without the hooks (CONFIG_BLK_WBT=n),
 # is the reference of the overhead workload only.
@@ -45,6 +45,10 @@ MIB = 1024 * 1024
 
 # Sizes, scaled to a 1 GiB TCG guest (bench/README.md explains the scaling).
 GUEST_MEM_MB = 1024
+# Workloads that boot on their own, with this much memory: W9's raid1
+# holds two memory-backed disks of the profile, which a 1 GiB guest
+# cannot.  The other workloads keep their 1 GiB boots unchanged.
+OWN_BOOT = {"W9": 2560}
 DIRTY_BYTES = 64 * MIB
 DIRTY_BG_BYTES = 32 * MIB
 # Devices are the null_blk profiles of the kselftests' qdev_profiles table,
@@ -62,6 +66,9 @@ PARAMS = {
         "W6_RUNTIME": 10,
         "W7_DEVS": "ssd hdd", "W7_FILES": 300, "W7_STARTS": 3, "W7_BIG_MB": 192,
         "W8_DEVS": "ssd hdd", "W8_MB": 160,
+        # Stacked devices (issue 17): W1 and W8 through each stack over
+        # each profile; "bare" is the disk itself in the same boot.
+        "W9_DEVS": "ssd hdd", "W9_STACKS": "bare linear crypt_null crypt_aes raid1",
         # cgroup weights (seed 004): three phases of warm-up + window each.
         "W10_DEVS": "hdd ssd", "W10_WARMUP": 5, "W10_SECS": 20,
         "IDLE_RUNTIME": 3,
@@ -70,10 +77,11 @@ PARAMS = {
 PARAMS["quick"] = dict(PARAMS["full"], W1_DEVS="hdd", W1_RUNTIME=20, W1_READ_MB=160,
                        IDLE_RUNTIME=2)
 PARAMS["demo"] = dict(PARAMS["quick"], W1_RUNTIME=30, W1_READ_MB=256)
-DEV_KEYS = ["W1_DEVS", "W2_DEVS", "W3_DEVS", "W4_DEVS", "W7_DEVS", "W8_DEVS", "W10_DEVS"]
+DEV_KEYS = ["W1_DEVS", "W2_DEVS", "W3_DEVS", "W4_DEVS", "W7_DEVS", "W8_DEVS", "W9_DEVS",
+            "W10_DEVS"]
 # Rough guest seconds per workload and device, for the VM timeout.
 BUDGET = {"W1": 80, "W2": 90, "W3": 50, "W4": 60, "W5": 40, "W6": 40, "W7": 90, "W8": 60,
-          "W10": 120}
+          "W9": 140 * 5, "W10": 120}
 IDLE_BUDGET = 10
 
 
@@ -136,7 +144,7 @@ def parse_args(argv):
     p.add_argument("--demo", action="store_true",
                    help="W1 short form, none and wbt side by side (make demo)")
     p.add_argument("--workloads", default=os.environ.get("WORKLOADS", ""),
-                   help="comma or space separated subset of W1..W8, W10 [all; QUICK: W1]")
+                   help="comma or space separated subset of W1..W10 [all; QUICK: W1]")
     p.add_argument("--repeats", default=os.environ.get("REPEATS", ""),
                    help="boots per configuration [3]")
     p.add_argument("--configs", default=os.environ.get("CONFIGS", ""),
@@ -294,6 +302,16 @@ def workloads_of(a, cfg):
     return [w for w in a.workload_list if cfg not in ONLY or w in ONLY[cfg]]
 
 
+def boots_of(a, cfg):
+    """The boots of one configuration and repeat: [(name suffix, workloads,
+    guest memory)]: the workloads of OWN_BOOT each in a boot of its own,
+    the others together."""
+    wls = workloads_of(a, cfg)
+    rest = [w for w in wls if w not in OWN_BOOT]
+    out = [("", rest, GUEST_MEM_MB)] if rest else []
+    return out + [("-" + w, [w], OWN_BOOT[w]) for w in wls if w in OWN_BOOT]
+
+
 def knob_mode(cfg):
     """KNOB_MODE for the guest script: off, default or set:USEC."""
     if cfg == "none":
@@ -308,12 +326,13 @@ def kernel_of(a, cfg):
             CAND: a.kernel_cand}.get(cfg, a.kernel_wbt)
 
 
-def run_one(a, cfg, rep, idx, total, outdir, params, files):
-    """Boot one guest for configuration cfg, repeat rep; return the run record."""
+def run_one(a, cfg, rep, boot, idx, total, outdir, params, files):
+    """Boot one guest for configuration cfg, repeat rep and boot (a boots_of
+    entry); return the run record."""
     kernel = kernel_of(a, cfg)
-    wls = workloads_of(a, cfg)
+    suffix, wls, mem = boot
     knob = knob_mode(cfg)
-    raw = os.path.join(outdir, "raw", "%s-r%d" % (cfg, rep))
+    raw = os.path.join(outdir, "raw", "%s-r%d%s" % (cfg, rep, suffix))
     if os.path.exists(raw):
         shutil.rmtree(raw)
     os.makedirs(raw)
@@ -329,17 +348,18 @@ def run_one(a, cfg, rep, idx, total, outdir, params, files):
     devs = {d for w in wls for d in workload_devs(params, w)}
     timeout = 120 + (sum(BUDGET[w] * max(1, len(workload_devs(params, w))) for w in wls)
                      + IDLE_BUDGET * len(devs)) * 3
-    cmd = [os.path.join(TOP, "scripts", "vm-run.sh"), "-k", kernel, "-m", str(GUEST_MEM_MB),
+    cmd = [os.path.join(TOP, "scripts", "vm-run.sh"), "-k", kernel, "-m", str(mem),
            "-d", "virtio:4G", "-a", "null_blk.nr_devices=0", "-t", str(timeout),
            # vm-run.sh's log names are [A-Za-z0-9._-]: wbt@15000 -> wbt_15000.
-           "-n", "bench-%s-r%d" % (cfg.replace("@", "_"), rep), "-o", raw,
+           "-n", "bench-%s-r%d%s" % (cfg.replace("@", "_"), rep, suffix), "-o", raw,
            "-f", GUEST_SCRIPT, "-f", env]
     for f in files:
         cmd += ["-f", f]
     cmd += ["--", "/run/wbt-bench.sh"]
     load = os.getloadavg()
-    log("run %d/%d: %s (kernel %s, wbt %s), repeat %d; host load %.2f %.2f %.2f"
-        % (idx, total, cfg, kernel, knob, rep, load[0], load[1], load[2]))
+    log("run %d/%d: %s (kernel %s, wbt %s), repeat %d%s; host load %.2f %.2f %.2f"
+        % (idx, total, cfg, kernel, knob, rep, " (%s, %d MiB)" % (" ".join(wls), mem)
+           if suffix else "", load[0], load[1], load[2]))
     t0 = time.time()
     errors = []
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -367,19 +387,19 @@ def run_one(a, cfg, rep, idx, total, outdir, params, files):
     rec.update(config=cfg, repeat=rep, kernel=kernel, knob=knob, rc=rc,
                ok=rc == 0 and not errors and not rec["notes"],
                secs=round(secs, 1), accel=accel, host_load=[round(x, 2) for x in load],
-               workloads=wls)
+               workloads=wls, boot=suffix, guest_mem_mb=mem)
     if not rec["ok"]:
         why = errors or rec["notes"] or \
             [t for t in tail if "timed out" in t or "Kernel panic" in t] or \
             ["exit %d; last console line: %s" % (rc, tail[-1] if tail else "none")]
         rec["reason"] = "; ".join(why[:3])
     if not rec["ok"]:
-        log("run %d/%d: %s r%d FAILED (exit %d); last console lines:"
-            % (idx, total, cfg, rep, rc))
+        log("run %d/%d: %s r%d%s FAILED (exit %d); last console lines:"
+            % (idx, total, cfg, rep, suffix, rc))
         for t in tail:
             print("    " + t)
     else:
-        log("run %d/%d: %s r%d done in %.0f s" % (idx, total, cfg, rep, secs))
+        log("run %d/%d: %s r%d%s done in %.0f s" % (idx, total, cfg, rep, suffix, secs))
     return rec
 
 
@@ -425,7 +445,8 @@ def main(argv):
     rng = random.Random(a.seed_value)
     plan = []
     for r in range(1, a.repeat_count + 1):
-        plan += [(c, r) for c in rng.sample(a.config_list, len(a.config_list))]
+        plan += [(c, r, b) for c in rng.sample(a.config_list, len(a.config_list))
+                 for b in boots_of(a, c)]
     log("bench (%s): %s; configurations %s; %d repeat(s); %d boots; seed %d; results in %s"
         % (a.mode, " ".join(a.workload_list), ",".join(a.config_list), a.repeat_count,
            len(plan), a.seed_value, outdir))
@@ -447,13 +468,13 @@ def main(argv):
             "dirty_background_bytes": DIRTY_BG_BYTES, "params": params,
             "host": os.uname().nodename, "host_cpus": os.cpu_count(),
             "accel": accel, "seed": a.seed_value, "profiles": a.profile_list,
-            "order": ["%s-r%d" % (c, r) for c, r in plan],
+            "order": ["%s-r%d%s" % (c, r, b[0]) for c, r, b in plan],
             "host_load_start": [round(x, 2) for x in os.getloadavg()],
         },
         "runs": [],
     }
-    for i, (c, r) in enumerate(plan, 1):
-        res["runs"].append(run_one(a, c, r, i, len(plan), outdir, params, files))
+    for i, (c, r, b) in enumerate(plan, 1):
+        res["runs"].append(run_one(a, c, r, b, i, len(plan), outdir, params, files))
         res["invocation"]["wall_secs"] = round(time.time() - t0, 1)
         with open(os.path.join(outdir, "results.json"), "w") as f:
             json.dump(res, f, indent=1, sort_keys=True)
@@ -465,7 +486,7 @@ def main(argv):
     log("results: %s" % os.path.join(outdir, "results.md"))
     if failed:
         log("%d run(s) failed: %s" % (len(failed), ", ".join(
-            "%s-r%d" % (r["config"], r["repeat"]) for r in failed)))
+            "%s-r%d%s" % (r["config"], r["repeat"], r.get("boot", "")) for r in failed)))
         return 1
     return 0
 

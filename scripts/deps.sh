@@ -8,7 +8,7 @@ set -euo pipefail
 pkgs=(build-essential bc bison flex libelf-dev libssl-dev dwarves cpio kmod
 	rsync sparse python3 python3-flake8 python3-matplotlib python3-ply python3-git shellcheck ccache xz-utils file
 	qemu-system-x86 busybox-static fio blktrace e2fsprogs xfsprogs dbench util-linux
-	git perl trace-cmd linux-perf dpkg-dev debhelper dmsetup mdadm)
+	git perl trace-cmd linux-perf dpkg-dev debhelper dmsetup mdadm cryptsetup-bin)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

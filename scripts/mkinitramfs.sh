@@ -12,7 +12,7 @@ ksft=$LINUX/tools/testing/selftests
 doc=$LINUX/Documentation/block/writeback-throttling.rst
 # Programs copied from the host with their libraries.
 progs=(fio blktrace blkparse btt mkfs.ext4 mke2fs e2fsck tune2fs mkfs.xfs dbench
-	mkswap swapon swapoff losetup trace-cmd perf dmsetup mdadm)
+	mkswap swapon swapoff losetup trace-cmd perf dmsetup mdadm cryptsetup)
 need busybox cpio ldd "${progs[@]}"
 busybox | grep -q 'statically linked' || file -L "$(command -v busybox)" |
 	grep -q 'statically linked' || die "busybox is not static (install busybox-static)"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # shellcheck shell=sh
-# Benchmark workloads W1..W8 inside the test guest (busybox sh).
+# Benchmark workloads W1..W10 inside the test guest (busybox sh).
 #
 # Run by bench/run.py through scripts/vm-run.sh: this file and bench.env
 # (the parameters, key=value) are copied into the guest's /run/.  Every
@@ -53,16 +53,16 @@ VIRTIO=$(find_disk virtio)
 # their wbt_lib.sh, which guest/lib.sh sources); the bench only sets the
 # size.
 
-# qdev_create PROFILE: create a null_blk device of PROFILE (a line of
-# qdev_profiles) and print its disk name.  Returns 2 when the kernel's
-# null_blk has no FIFO latency model (the profile needs it), 1 on other
-# errors.
+# qdev_create PROFILE [NAME]: create a null_blk device of PROFILE (a line
+# of qdev_profiles) named NAME [bench_PROFILE] and print its disk name.
+# Returns 2 when the kernel's null_blk has no FIFO latency model (the
+# profile needs it), 1 on other errors.
 qdev_create() {
 	case $1 in
 	fast) size=4096 ;;
 	*) size=2048 ;;
 	esac
-	make_qdev "bench_$1" "$1" size="$size" >&2
+	make_qdev "${2:-bench_$1}" "$1" size="$size" >&2
 	rc=$?
 	if [ "$rc" -ne 0 ]; then
 		[ "$rc" = 2 ] || say "ERROR: null_blk $1: $WBT_ERR" >&2
@@ -71,8 +71,9 @@ qdev_create() {
 	echo "$QDEV"
 }
 
+# qdev_destroy NAME: remove the null_blk device NAME, if it exists.
 qdev_destroy() {
-	cfg=$NULLB_CFG/bench_$1
+	cfg=$NULLB_CFG/$1
 	[ -d "$cfg" ] || return 0
 	echo 0 >"$cfg/power" 2>/dev/null
 	rmdir "$cfg"
@@ -138,12 +139,42 @@ devs() {
 	done
 }
 
+# knob_apply DISK: apply the throttling mode to DISK; KV says what the
+# knob reads back ("absent" when the kernel has none there).
+knob_apply() {
+	k=$(knob_file "$1")
+	if [ -z "$k" ]; then
+		case $QDEV_NOTED in
+		*" knob-$LABEL "*) ;;
+		*)
+			say "NOTE: $1 has no wb_lat_usec/wbt_lat_usec knob"
+			QDEV_NOTED="${QDEV_NOTED}knob-$LABEL "
+			;;
+		esac
+		KV=absent
+		return 0
+	fi
+	case $KNOB_MODE in
+	off) echo 0 >"$k" ;;
+	set:*)
+		# The value read back below goes into the report.
+		echo "${KNOB_MODE#set:}" >"$k" ||
+			{ say "ERROR: $1: writing ${KNOB_MODE#set:} to ${k##*/} failed"; fails=$((fails + 1)); }
+		;;
+	esac
+	KV="${k##*/}=$(cat "$k")"
+}
+
 # dev_open REQUESTED: set DEV (sysfs name) and LABEL (what is measured:
 # the profile, or "virtio" when the qdev is unavailable), apply the
-# throttling mode and record the device.  Returns 1 if the device is
-# unusable.
+# throttling mode and record the device.  REQUESTED PROFILE+STACK (W9)
+# builds STACK over the profile's disk (stack_open): the knob is set on
+# the disk(s) below, DEV is the top device, LABEL is PROFILE+STACK.
+# Returns 1 if the device is unusable.
 dev_open() {
-	req=$1
+	req=${1%%+*}
+	STACK=
+	case $1 in *+*) STACK=${1#*+} ;; esac
 	DEV="" LABEL=""
 	case $req in
 	virtio) DEV=$VIRTIO LABEL=virtio ;;
@@ -160,38 +191,104 @@ dev_open() {
 		fi
 		;;
 	esac
-	i=0
-	while [ ! -b "/dev/$DEV" ] && [ $i -lt 50 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	k=$(knob_file "$DEV")
-	if [ -z "$k" ]; then
-		case $QDEV_NOTED in
-		*" knob-$LABEL "*) ;;
-		*)
-			say "NOTE: $DEV has no wb_lat_usec/wbt_lat_usec knob"
-			QDEV_NOTED="${QDEV_NOTED}knob-$LABEL "
-			;;
-		esac
-		kv=absent
-	else
-		case $KNOB_MODE in
-		off) echo 0 >"$k" ;;
-		set:*)
-			# The value read back below goes into the report.
-			echo "${KNOB_MODE#set:}" >"$k" ||
-				{ say "ERROR: $DEV: writing ${KNOB_MODE#set:} to ${k##*/} failed"; fails=$((fails + 1)); }
-			;;
-		esac
-		kv="${k##*/}=$(cat "$k")"
-	fi
+	wait_node "$DEV"
+	knob_apply "$DEV"
 	q=/sys/block/$DEV/queue
-	meta "dev.$LABEL=$DEV $kv rotational=$(cat "$q/rotational") nr_requests=$(cat "$q/nr_requests")" \
+	meta "dev.$LABEL=$DEV $KV rotational=$(cat "$q/rotational") nr_requests=$(cat "$q/nr_requests")" \
 		"write_cache=$(tr ' ' _ <"$q/write_cache") scheduler=$(sed 's/.*\[\(.*\)\].*/\1/' "$q/scheduler")" \
 		"max_sectors_kb=$(cat "$q/max_sectors_kb")"
 	idle_read
-	return 0
+	[ -z "$STACK" ] && return 0
+	if [ "$LABEL" != "$req" ] || [ "$req" = virtio ]; then
+		say "ERROR: $1: a stack needs a queueing null_blk profile"
+		dev_close
+		return 1
+	fi
+	stack_open "$req" || { dev_close; return 1; }
+}
+
+wait_node() {
+	i=0
+	while [ ! -b "/dev/$1" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+# stack_open PROFILE: build STACK over DEV, the profile's disk: dm-linear
+# (LVM's mapping), dm-crypt through cryptsetup's plain mode with the null
+# cipher (dm-crypt's threads without the cost of AES under TCG) or
+# aes-xts-plain64 (a laptop's LUKS), or an md raid1 of DEV and a second
+# disk of the profile.  On success DEV is the top device and LABEL
+# PROFILE+STACK; BOTTOM holds the disk(s) below.
+W9_NAME=bench_w9
+stack_open() {
+	prof=$1 BOTTOM=$DEV
+	export DM_DISABLE_UDEV=1
+	case $STACK in
+	bare) top=$DEV ;;
+	linear)
+		dm_make "$W9_NAME" "0 $(cat "/sys/block/$DEV/size") linear /dev/$DEV 0" ||
+			{ say "ERROR: $LABEL+$STACK: $WBT_ERR"; return 1; }
+		top=$DMDEV
+		;;
+	crypt_null | crypt_aes)
+		command -v cryptsetup >/dev/null || { say "ERROR: cryptsetup not installed"; return 1; }
+		if [ "$STACK" = crypt_null ]; then
+			set -- --cipher cipher_null-ecb --key-size 0 --keyfile-size 0
+		else
+			set -- --cipher aes-xts-plain64 --key-size 512 --keyfile-size 64
+		fi
+		# plain: no header, the key read from the file as it is.
+		wbt_timeout 60 cryptsetup open --type plain --batch-mode --disable-locks \
+			--key-file /dev/zero "$@" "/dev/$DEV" "$W9_NAME" >/tmp/crypt.err 2>&1 ||
+			{ say "ERROR: $LABEL+$STACK: cryptsetup open: $(cat /tmp/crypt.err)"; return 1; }
+		top=$(dmsetup info -c --noheadings -o blkdevname "$W9_NAME" 2>/dev/null)
+		;;
+	raid1)
+		d2=$(qdev_create "$prof" "bench_${prof}_2") || return 1
+		wait_node "$d2"
+		knob_apply "$d2"
+		BOTTOM="$DEV $d2"
+		# No bitmap and no resync: the array's writes are the
+		# workload's, and the array starts clean.
+		wbt_timeout 120 mdadm --create "/dev/md/$W9_NAME" --run --quiet --level=1 \
+			--raid-devices=2 --metadata=1.2 --bitmap=none --assume-clean \
+			"/dev/$DEV" "/dev/$d2" >/tmp/md.err 2>&1 ||
+			{ say "ERROR: $LABEL+raid1: mdadm --create: $(cat /tmp/md.err)"; return 1; }
+		top=$(readlink -f "/dev/md/$W9_NAME")
+		top=${top##*/}
+		;;
+	*) say "ERROR: unknown stack '$STACK'"; return 1 ;;
+	esac
+	wait_node "$top"
+	if [ -z "$top" ] || [ ! -b "/dev/$top" ]; then
+		say "ERROR: $LABEL+$STACK: no top device"
+		return 1
+	fi
+	DEV=$top
+	LABEL=$prof+$STACK
+	meta "dev.$LABEL=$DEV over $BOTTOM $KV"
+}
+
+stack_close() {
+	case $STACK in
+	'' | bare) return 0 ;;
+	raid1)
+		wbt_timeout 120 mdadm --stop "/dev/md/$W9_NAME" >/dev/null 2>&1 ||
+			say "ERROR: mdadm --stop $W9_NAME failed"
+		# Without udev nobody else removes mdadm's link.
+		rm -f "/dev/md/$W9_NAME"
+		for _b in $BOTTOM; do
+			mdadm --zero-superblock "/dev/$_b" >/dev/null 2>&1
+		done
+		qdev_destroy "bench_${LABEL%%+*}_2"
+		;;
+	*)
+		dmsetup info "$W9_NAME" >/dev/null 2>&1 || return 0
+		dm_remove "$W9_NAME" || say "ERROR: dmsetup remove $W9_NAME failed"
+		;;
+	esac
 }
 
 # idle_read: the unloaded read latency of DEV, once per device and boot,
@@ -212,10 +309,12 @@ idle_read() {
 }
 
 dev_close() {
+	stack_close
 	case $LABEL in
 	virtio) ;;
-	*) qdev_destroy "$LABEL" ;;
+	*) qdev_destroy "bench_${LABEL%%+*}" ;;
 	esac
+	STACK=
 }
 
 # fs_make [MOUNT OPTIONS]: fresh ext4 on DEV, mounted on MNT.  Inode tables
@@ -238,6 +337,12 @@ fs_make() {
 fs_done() {
 	umount "$MNT"
 	dev_close
+}
+
+# rtag W: the tag of a result line of workload W's code: "W9 sub=W" when
+# it runs for W9 (through a stack), else W.
+rtag() {
+	if [ "$WL" = W9 ]; then echo "W9 sub=$1"; else echo "$1"; fi
 }
 
 # send_json FILE NAME: gzip a fio JSON output for send_file.
@@ -282,12 +387,23 @@ w1() {
 		done
 	) &
 	spid=$!
+	# W9 adds a small file's fsync, four times a second for as long as
+	# the reader runs (--exitall): the journal commits and sync writes
+	# that must not queue behind throttled writeback (dm-crypt).
+	probe=
+	if [ "$WL" = W9 ]; then
+		dd if=/dev/zero of="$MNT/sfile" bs=4k count=16 conv=fsync 2>/dev/null
+		probe="--name=fsync --filename=$MNT/sfile --rw=write --bs=4k --size=64k --fsync=1"
+		probe="$probe --rate_iops=4 --ioengine=psync --time_based --runtime=$W1_RUNTIME"
+		probe="$probe --percentile_list=50:90:99:99.9"
+	fi
 	sleep 2
 	r0=$(now)
-	fio --name=reader --filename="$MNT/rfile" --rw=read --bs="$W1_BS" --ioengine=psync \
+	# shellcheck disable=SC2086 # probe is options without spaces, or empty
+	fio --exitall --name=reader --filename="$MNT/rfile" --rw=read --bs="$W1_BS" --ioengine=psync \
 		--invalidate=1 --size="${W1_READ_MB}m" --runtime="$W1_RUNTIME" \
 		--percentile_list=1:5:10:25:50:75:90:95:99:99.5:99.9:99.99:99.999 \
-		--write_lat_log=/tmp/w1lat --log_avg_msec=0 \
+		--write_lat_log=/tmp/w1lat --log_avg_msec=0 $probe \
 		--output-format=json+ --output=/tmp/w1.json >/dev/null 2>/tmp/w1.err ||
 		{ say "ERROR: W1 fio failed: $(cat /tmp/w1.err)"; touch /tmp/w1.stop; wait; fs_done; return 1; }
 	# The counters at the reader's end, for the report's common window.
@@ -304,8 +420,8 @@ w1() {
 	slow=$(sort -t, -k2,2nr /tmp/w1lat_clat.1.log 2>/dev/null | head -5 |
 		awk -F', *' '{ printf "%s%d:%.0f", (NR > 1 ? "," : ""), $1, $2 / 1000 }')
 	rm -f /tmp/w1lat_*.log
-	result "W1SLOW dev=$LABEL rep=$rep at_ms_lat_us=${slow:-none}"
-	result "W1 dev=$LABEL rep=$rep json=w1-$LABEL-r$rep.json.gz read_secs=$(elapsed "$r0" "$r1")" \
+	[ "$WL" = W9 ] || result "W1SLOW dev=$LABEL rep=$rep at_ms_lat_us=${slow:-none}"
+	result "$(rtag W1) dev=$LABEL rep=$rep json=w1-$LABEL-r$rep.json.gz read_secs=$(elapsed "$r0" "$r1")" \
 		"write_mb=$((passes * W1_WRITE_MB)) write_secs=$wsecs r0=$r0 r1=$r1 stat=w1stat-$LABEL-r$rep.txt.gz"
 	say "W1 $LABEL rep $rep: done (reader $(elapsed "$r0" "$r1") s, writer $passes passes in $wsecs s)"
 	fs_done
@@ -484,7 +600,7 @@ w8() {
 		{ say "ERROR: W8: $(tail -n2 /tmp/w8.out)"; fs_done; return 1; }
 	line=$(sed -n 's/^RTPA //p' /tmp/w8.out)
 	[ -n "$line" ] || { say "ERROR: W8: no RTPA line"; fs_done; return 1; }
-	result "W8 dev=$LABEL $line"
+	result "$(rtag W8) dev=$LABEL $line"
 	say "W8 $LABEL: $(grep '^Read rate' /tmp/w8.out)"
 	fs_done
 }
@@ -553,6 +669,38 @@ w10() {
 }
 
 # ---------------------------------------------------------------------------
+# W9 (issue 17): W1 and W8 through the stacks of W9_STACKS over each
+# profile of W9_DEVS: "bare" (the disk itself, this boot's reference),
+# dm-linear, dm-crypt with the null cipher and with aes-xts-plain64
+# (cryptsetup plain), md raid1 of two disks of the profile.  The knob is
+# set on the disks below, the rates are the top device's; W1 gains a
+# small file's fsync four times a second.  Stacks need the queueing
+# profiles: without the FIFO model W9 fails rather than run on virtio.
+# (The shell's variables are global: the loop's are W9's own.)
+w9() {
+	w9_rc=0
+	for w9_d in $W9_DEVS; do
+		case $w9_d in
+		virtio | fast)
+			say "ERROR: W9 needs queueing profiles, not $w9_d"
+			w9_rc=1
+			continue
+			;;
+		esac
+		if [ "$HAVE_FIFO" = 0 ]; then
+			say "ERROR: W9 $w9_d: this kernel's null_blk has no FIFO latency model"
+			w9_rc=1
+			continue
+		fi
+		for w9_st in $W9_STACKS; do
+			w1 "$w9_d+$w9_st" 1 || w9_rc=1
+			w8 "$w9_d+$w9_st" || w9_rc=1
+		done
+	done
+	return "$w9_rc"
+}
+
+# ---------------------------------------------------------------------------
 # W6: overhead on a fast null_blk (no queueing model): O_DIRECT 4k random
 # writes, and buffered 1M sequential writes through the block device's page
 # cache (the writeback path wbt throttles).
@@ -578,6 +726,7 @@ w6() {
 # ---------------------------------------------------------------------------
 fails=0
 for wl in $WORKLOADS; do
+	WL=$wl
 	wl_t0=$(now)
 	# shellcheck disable=SC2086 # device lists are space separated
 	case $wl in
@@ -603,6 +752,7 @@ for wl in $WORKLOADS; do
 	W7) for d in $(devs $W7_DEVS); do w7 "$d" || fails=$((fails + 1)); done ;;
 	W8) for d in $(devs $W8_DEVS); do w8 "$d" || fails=$((fails + 1)); done ;;
 	W10) for d in $(devs $W10_DEVS); do w10 "$d" || fails=$((fails + 1)); done ;;
+	W9) w9 || fails=$((fails + 1)) ;;
 	*) say "ERROR: unknown workload $wl"; fails=$((fails + 1)) ;;
 	esac
 	t=$(elapsed "$wl_t0" "$(now)")

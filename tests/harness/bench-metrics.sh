@@ -1,7 +1,8 @@
 #!/bin/bash
 # bench/report.py's metrics on made-up runs whose answers are known: the
 # three-way verdict, failed runs kept out of the medians, the W1 device
-# rates over the common window, the floor of a queueing profile, and the
+# rates over the common window, the floor of a queueing profile, W9's
+# stacked cells against the bare disk, W9's boot of its own, and the
 # shuffled run order of bench/run.py (recorded seed, every configuration
 # once per round, bad SEED and PROFILES refused).
 set -u
@@ -102,6 +103,41 @@ say(g.get("W10 hdd wbt: weights 1000:100 give at least 5:1 of the bytes written"
     "W10 ratio goal: 4.9 misses 5 (%s)" % g)
 say(g.get("W10 hdd wbt: total at 1000:100 >= 95 % of the equal-weight run") == "holds",
     "W10 total goal holds at 0.97")
+
+# W9: W1's and W8's lines through a stack are W9's PROFILE+STACK/w1 and
+# /w8 cells, the fsync probe's latencies come from its own fio job, and
+# the stack is judged against the bare disk of the same configuration.
+d = tempfile.mkdtemp()
+j = {"jobs": [{"jobname": "reader", "read": {"clat_ns": {"max": 9e6, "percentile": {
+         "99.900000": 8e6}}, "bw": 1000, "total_ios": 10}},
+     {"jobname": "fsync", "sync": {"lat_ns": {"max": 7e6, "percentile": {
+         "50.000000": 2e6, "99.000000": 6e6}}}}]}
+with gzip.open(os.path.join(d, "w1.json.gz"), "wt") as g:
+    json.dump(j, g)
+with open(os.path.join(d, "results.txt"), "w") as f:
+    f.write("W9 sub=W1 dev=hdd+crypt_null rep=1 json=w1.json.gz read_secs=5 write_mb=100 "
+            "write_secs=10\n")
+    f.write("W9 sub=W8 dev=hdd+crypt_null reads=8 p50=1 p75=1 p90=1 p95=1 p99=1 p99.5=1 "
+            "p99.9=1 p99.99=1 p99.999=1 p99.9999=1 max=5 read_kbs=7 write_kbs=7 secs=1\n")
+rec = report.parse_run(d)
+m = rec["metrics"]
+say(not rec["notes"] and m.get("W9|hdd+crypt_null/w1|read_p99.9_us") == [8000.0] and
+    m.get("W9|hdd+crypt_null/w8|read_max_us") == [5.0] and "W1|hdd+crypt_null|read_kbs" not in m,
+    "W9 lines are W9's cells (%s)" % sorted(m))
+say(m.get("W9|hdd+crypt_null/w1|fsync_p99_us") == [6000.0] and
+    m.get("W9|hdd+crypt_null/w1|fsync_max_us") == [7000.0], "W9 fsync latencies from the fsync job")
+agg = {"wbt": {"W9|hdd+crypt_null/w1|read_max_us": (130, 120, 140, 3),
+               "W9|hdd+bare/w1|read_max_us": (100, 90, 110, 3),
+               "W9|hdd+linear/w1|read_max_us": (110, 100, 120, 3)},
+       "none": {}}
+g = dict((t, v) for t, _, v in report.goals(agg, ["W9"]))
+say(g.get("W9 hdd+crypt_null/w1 wbt: read max within 1.25x of the bare disk's") == "NO" and
+    g.get("W9 hdd+linear/w1 wbt: read max within 1.25x of the bare disk's") == "holds" and
+    "W9 hdd+bare/w1 wbt: read max within 1.25x of the bare disk's" not in g,
+    "W9 against the bare disk: 1.3x misses, 1.1x holds, bare not judged against itself")
+say(g.get("W9 hdd+crypt_null/w1 wbt vs none: fsync p99 no worse") is None and
+    "W9 hdd+crypt_null/w1 wbt vs none: fsync p99 no worse" in g,
+    "W9 fsync goal on a dm-crypt cell, not measured without its samples")
 PY
 )
 echo "$pyout"
@@ -120,6 +156,15 @@ PY
 check "seed 42 is taken and every round holds each configuration once ($order)" \
 	"$py" -c 'import sys; w = sys.argv[1].split(); s, p = w[0], w[1:]
 sys.exit(not (s == "42" and all(sorted(p[i:i + 3]) == ["none", "upstream", "wbt"] for i in (0, 3, 6))))' "$order"
+# W9 boots on its own, with its own memory; the other workloads share one boot.
+boots=$(cd "$top/bench" && "$py" - <<'PY'
+import run
+a = run.parse_args(["--seed", "1", "--configs", "none,wbt", "--workloads", "W1,W9"])
+print(run.boots_of(a, "wbt"))
+PY
+)
+check "W9 in a boot of its own with more memory ($boots)" \
+	test "$boots" = "[('', ['W1'], 1024), ('-W9', ['W9'], 2560)]"
 expect_fail "SEED must be a whole number" env SEED=x "$py" "$top/bench/run.py" --workloads W1
 expect_fail "unknown profile 'floppy'" env PROFILES=floppy "$py" "$top/bench/run.py"
 expect_fail "leaves no workload" env PROFILES=nvme "$py" "$top/bench/run.py" --workloads W6
