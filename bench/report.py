@@ -50,8 +50,9 @@ LABELS = {
     "weighted_ratio": "weights 1000:100: heavy / light bytes written",
     "equal_ratio": "weights 100:100: heavy / light bytes written",
     "weighted_total_mbs": "weights 1000:100: both cgroups (MiB/s)",
-    "fsync_p50_us": "4k write + fsync p50 (us)", "fsync_p99_us": "4k write + fsync p99 (us)",
-    "fsync_max_us": "4k write + fsync max (us)",
+    "fsync_p50_us": "fsync of a 4k write, p50 (us)",
+    "fsync_p99_us": "fsync of a 4k write, p99 (us)",
+    "fsync_max_us": "fsync of a 4k write, max (us)",
     "equal_total_mbs": "weights 100:100: both cgroups (MiB/s)",
     "total_rel": "total at 1000:100 / total at 100:100 (same boot)",
     "single_read_p99_us": "heavy reader p99, light writer alone (us)",
@@ -225,6 +226,8 @@ def parse_run(raw):
                 secs = float(kv["write_secs"])
                 if secs > 0:
                     add("%s|%s|write_kbs" % (wl, cell), float(kv["write_mb"]) * 1024 / secs)
+                if "fsync" in kv:
+                    jobs = fio_jobs(os.path.join(raw, kv["fsync"]))
                 if "fsync" in jobs:
                     lat = jobs["fsync"]["sync"]["lat_ns"]
                     add("%s|%s|fsync_p50_us" % (wl, cell), pct(lat, 50))
@@ -844,15 +847,27 @@ def markdown(res):
         L.append("- **NOTE: development run: every configuration ran the same kernel, `%s`**;"
                  " none differs only by the knob set to 0." % inv["kernels"]["wbt"])
     m = first_meta(res, cfgs[0])
-    mem = m.get("mem_kb")
+    mem = m.get("mem_kb") if any(not r.get("boot") for r in res["runs"]) else None
     L.append("- guest: %d MiB RAM (MemTotal %s kB), %s vCPUs, %s; vm.dirty_bytes = %d MiB, "
              "vm.dirty_background_bytes = %d MiB (set by the guest script, read back: %s / %s)"
-             % (inv["guest_mem_mb"], mem or "?", m.get("cpus", "?"),
+             % (inv["guest_mem_mb"], mem or "? (no shared boot in this run)", m.get("cpus", "?"),
                 accel_of(res),
                 inv["dirty_bytes"] >> 20, inv["dirty_background_bytes"] >> 20,
                 m.get("dirty_bytes", "?"), m.get("dirty_background_bytes", "?")))
+    own = sorted({r["boot"][1:] for r in res["runs"] if r.get("boot")})
+    if own:
+        L.append("- %s in boots of their own (%s MiB, MemTotal %s kB): one more boot per "
+                 "configuration and round, right after its shared boot; stack order per "
+                 "boot: %s" % (
+                     ", ".join(own),
+                     ", ".join(sorted({str(r.get("guest_mem_mb")) for r in res["runs"]
+                                       if r.get("boot")})),
+                     first_meta(res, cfgs[0], "-" + own[0]).get("mem_kb", "?"),
+                     "; ".join("%s-r%d: %s" % (r["config"], r["repeat"], r["w9_stacks"])
+                               for r in res["runs"] if r.get("w9_stacks"))))
     if "order" in inv:
-        L.append("- runs: %d boot(s) per configuration in rounds of one boot each, every "
+        L.append("- runs: %d boot(s) per configuration in rounds of one boot per "
+                 "configuration (and workload booted on its own), every "
                  "round shuffled with seed %s: %s; workloads %s; wall time %.1f min"
                  % (inv["repeats"], inv.get("seed"), ", ".join(inv["order"]),
                     " ".join(inv["workloads"]), inv.get("wall_secs", 0) / 60.0))

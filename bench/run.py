@@ -326,6 +326,30 @@ def kernel_of(a, cfg):
             CAND: a.kernel_cand}.get(cfg, a.kernel_wbt)
 
 
+def run_plan(a):
+    """[(configuration, repeat, boot)]: rounds of every configuration once,
+    each round shuffled with the recorded seed; a configuration's boots
+    (boots_of) follow each other."""
+    rng = random.Random(a.seed_value)
+    plan = []
+    for r in range(1, a.repeat_count + 1):
+        plan += [(c, r, b) for c in rng.sample(a.config_list, len(a.config_list))
+                 for b in boots_of(a, c)]
+    return plan
+
+
+def boot_params(a, params, idx):
+    """The parameters of boot idx: W9's stacks in an order shuffled per
+    boot (from the recorded seed), so that drift through a boot does not
+    always fall on the same stack, bare included."""
+    out = dict(params)
+    if "W9_STACKS" in out:
+        st = out["W9_STACKS"].split()
+        random.Random("%d-%d" % (a.seed_value, idx)).shuffle(st)
+        out["W9_STACKS"] = " ".join(st)
+    return out
+
+
 def run_one(a, cfg, rep, boot, idx, total, outdir, params, files):
     """Boot one guest for configuration cfg, repeat rep and boot (a boots_of
     entry); return the run record."""
@@ -338,6 +362,7 @@ def run_one(a, cfg, rep, boot, idx, total, outdir, params, files):
     os.makedirs(raw)
     tmp = tempfile.mkdtemp(prefix="wbt-bench.")
     env = os.path.join(tmp, "bench.env")
+    params = boot_params(a, params, idx)
     with open(env, "w") as f:
         f.write("KNOB_MODE=%s\n" % knob)
         f.write("WORKLOADS='%s'\n" % " ".join(wls))
@@ -387,7 +412,8 @@ def run_one(a, cfg, rep, boot, idx, total, outdir, params, files):
     rec.update(config=cfg, repeat=rep, kernel=kernel, knob=knob, rc=rc,
                ok=rc == 0 and not errors and not rec["notes"],
                secs=round(secs, 1), accel=accel, host_load=[round(x, 2) for x in load],
-               workloads=wls, boot=suffix, guest_mem_mb=mem)
+               workloads=wls, boot=suffix, guest_mem_mb=mem,
+               w9_stacks=params.get("W9_STACKS") if "W9" in wls else None)
     if not rec["ok"]:
         why = errors or rec["notes"] or \
             [t for t in tail if "timed out" in t or "Kernel panic" in t] or \
@@ -434,7 +460,7 @@ def main(argv):
     os.makedirs(outdir, exist_ok=True)
     params = a.params
     files = [dbench_loadfile()] if "W5" in a.workload_list else []
-    if "W8" in a.workload_list:
+    if "W8" in a.workload_list or "W9" in a.workload_list:
         rtpa = os.path.join(WORK, "bench", "read-to-pipe-async")
         if not os.path.exists(rtpa):
             die("%s not found (run: make bench, which builds it)" % rtpa)
@@ -442,11 +468,7 @@ def main(argv):
 
     # Interleaved rounds (one boot of each configuration per repeat), each
     # round in an order shuffled with the recorded seed.
-    rng = random.Random(a.seed_value)
-    plan = []
-    for r in range(1, a.repeat_count + 1):
-        plan += [(c, r, b) for c in rng.sample(a.config_list, len(a.config_list))
-                 for b in boots_of(a, c)]
+    plan = run_plan(a)
     log("bench (%s): %s; configurations %s; %d repeat(s); %d boots; seed %d; results in %s"
         % (a.mode, " ".join(a.workload_list), ",".join(a.config_list), a.repeat_count,
            len(plan), a.seed_value, outdir))

@@ -275,8 +275,10 @@ stack_close() {
 	case $STACK in
 	'' | bare) return 0 ;;
 	raid1)
-		wbt_timeout 120 mdadm --stop "/dev/md/$W9_NAME" >/dev/null 2>&1 ||
-			say "ERROR: mdadm --stop $W9_NAME failed"
+		if [ -e "/dev/md/$W9_NAME" ]; then
+			wbt_timeout 120 mdadm --stop "/dev/md/$W9_NAME" >/dev/null 2>&1 ||
+				say "ERROR: mdadm --stop $W9_NAME failed"
+		fi
 		# Without udev nobody else removes mdadm's link.
 		rm -f "/dev/md/$W9_NAME"
 		for _b in $BOTTOM; do
@@ -351,6 +353,18 @@ keep_json() {
 }
 
 # ---------------------------------------------------------------------------
+# stat_line: uptime and the device's /sys/block/X/stat, summed over the
+# disks below a stack (BOTTOM): the disks the throttle acts on, so that
+# raid1's rates count both mirrors' writes.
+stat_line() {
+	# shellcheck disable=SC2086 # BOTTOM is a list of disk names
+	if [ -n "$STACK" ]; then set -- $BOTTOM; else set -- "$DEV"; fi
+	for _s; do cat "/sys/block/$_s/stat"; done |
+		awk -v t="$(now)" '{ for (i = 1; i <= NF; i++) s[i] += $i; n = NF }
+			END { printf "%s", t; for (i = 1; i <= n; i++) printf " %d", s[i]; print "" }'
+}
+
+# ---------------------------------------------------------------------------
 # W1: buffered streaming writer (dd bs=1M, W1_WRITE_MB per pass, rewriting
 # the same file) against a reader of a cold file (fio, buffered psync reads
 # of W1_BS, every read timed).  The writer starts 2 s early and runs passes
@@ -362,6 +376,7 @@ w1() {
 	say "W1 $LABEL rep $rep: cold file ${W1_READ_MB} MiB, writer passes of ${W1_WRITE_MB} MiB"
 	dd if=/dev/zero of="$MNT/rfile" bs=1M count="$W1_READ_MB" 2>/dev/null
 	dd if=/dev/zero of="$MNT/wfile" bs=1M count="$W1_WRITE_MB" 2>/dev/null
+	[ "$WL" = W9 ] && dd if=/dev/zero of="$MNT/sfile" bs=4k count=16 2>/dev/null
 	drop_caches
 	rm -f /tmp/w1.stop
 	(
@@ -382,33 +397,44 @@ w1() {
 	: >/tmp/w1.stat
 	(
 		while [ ! -e /tmp/w1.stop ]; do
-			echo "$(now) $(cat "/sys/block/$DEV/stat")" >>/tmp/w1.stat
+			stat_line >>/tmp/w1.stat
 			sleep 0.5
 		done
 	) &
 	spid=$!
-	# W9 adds a small file's fsync, four times a second for as long as
-	# the reader runs (--exitall): the journal commits and sync writes
-	# that must not queue behind throttled writeback (dm-crypt).
-	probe=
-	if [ "$WL" = W9 ]; then
-		dd if=/dev/zero of="$MNT/sfile" bs=4k count=16 conv=fsync 2>/dev/null
-		probe="--name=fsync --filename=$MNT/sfile --rw=write --bs=4k --size=64k --fsync=1"
-		probe="$probe --rate_iops=4 --ioengine=psync --time_based --runtime=$W1_RUNTIME"
-		probe="$probe --percentile_list=50:90:99:99.9"
-	fi
 	sleep 2
+	# W9 adds a small file's 4 KiB write + fsync four times a second, for
+	# W1_RUNTIME from the reader's start whenever the reader ends, with the
+	# writer running: the journal commits and sync writes that must not
+	# queue behind throttled writeback (dm-crypt).
+	ppid=
+	if [ "$WL" = W9 ]; then
+		fio --name=fsync --filename="$MNT/sfile" --rw=write --bs=4k --size=64k --fsync=1 \
+			--rate_iops=4 --ioengine=psync --time_based --runtime="$W1_RUNTIME" \
+			--percentile_list=50:90:99:99.9 --output-format=json \
+			--output=/tmp/w1f.json >/dev/null 2>/tmp/w1f.err &
+		ppid=$!
+	fi
 	r0=$(now)
-	# shellcheck disable=SC2086 # probe is options without spaces, or empty
-	fio --exitall --name=reader --filename="$MNT/rfile" --rw=read --bs="$W1_BS" --ioengine=psync \
+	fio --name=reader --filename="$MNT/rfile" --rw=read --bs="$W1_BS" --ioengine=psync \
 		--invalidate=1 --size="${W1_READ_MB}m" --runtime="$W1_RUNTIME" \
 		--percentile_list=1:5:10:25:50:75:90:95:99:99.5:99.9:99.99:99.999 \
-		--write_lat_log=/tmp/w1lat --log_avg_msec=0 $probe \
+		--write_lat_log=/tmp/w1lat --log_avg_msec=0 \
 		--output-format=json+ --output=/tmp/w1.json >/dev/null 2>/tmp/w1.err ||
 		{ say "ERROR: W1 fio failed: $(cat /tmp/w1.err)"; touch /tmp/w1.stop; wait; fs_done; return 1; }
 	# The counters at the reader's end, for the report's common window.
-	echo "$(now) $(cat "/sys/block/$DEV/stat")" >>/tmp/w1.stat
+	stat_line >>/tmp/w1.stat
 	r1=$(now)
+	fsync=
+	if [ -n "$ppid" ]; then
+		if wait "$ppid"; then
+			keep_json /tmp/w1f.json "w1f-$LABEL-r$rep"
+			fsync=" fsync=w1f-$LABEL-r$rep.json.gz"
+		else
+			say "ERROR: W1 fsync probe failed: $(cat /tmp/w1f.err)"
+			fails=$((fails + 1))
+		fi
+	fi
 	touch /tmp/w1.stop
 	wait "$wpid"
 	wait "$spid"
@@ -422,7 +448,8 @@ w1() {
 	rm -f /tmp/w1lat_*.log
 	[ "$WL" = W9 ] || result "W1SLOW dev=$LABEL rep=$rep at_ms_lat_us=${slow:-none}"
 	result "$(rtag W1) dev=$LABEL rep=$rep json=w1-$LABEL-r$rep.json.gz read_secs=$(elapsed "$r0" "$r1")" \
-		"write_mb=$((passes * W1_WRITE_MB)) write_secs=$wsecs r0=$r0 r1=$r1 stat=w1stat-$LABEL-r$rep.txt.gz"
+		"write_mb=$((passes * W1_WRITE_MB)) write_secs=$wsecs r0=$r0 r1=$r1" \
+		"stat=w1stat-$LABEL-r$rep.txt.gz$fsync"
 	say "W1 $LABEL rep $rep: done (reader $(elapsed "$r0" "$r1") s, writer $passes passes in $wsecs s)"
 	fs_done
 }
@@ -673,8 +700,10 @@ w10() {
 # profile of W9_DEVS: "bare" (the disk itself, this boot's reference),
 # dm-linear, dm-crypt with the null cipher and with aes-xts-plain64
 # (cryptsetup plain), md raid1 of two disks of the profile.  The knob is
-# set on the disks below, the rates are the top device's; W1 gains a
-# small file's fsync four times a second.  Stacks need the queueing
+# set on the disks below, and the device rates are theirs (stat_line); W1
+# gains a small file's fsync four times a second.  md keeps its default
+# safe_mode_delay: its superblock writes on going idle are part of raid1.
+# The stacks run in W9_STACKS's order, which run.py shuffles per boot.  Stacks need the queueing
 # profiles: without the FIFO model W9 fails rather than run on virtio.
 # (The shell's variables are global: the loop's are W9's own.)
 w9() {

@@ -105,18 +105,22 @@ say(g.get("W10 hdd wbt: total at 1000:100 >= 95 % of the equal-weight run") == "
     "W10 total goal holds at 0.97")
 
 # W9: W1's and W8's lines through a stack are W9's PROFILE+STACK/w1 and
-# /w8 cells, the fsync probe's latencies come from its own fio job, and
-# the stack is judged against the bare disk of the same configuration.
+# /w8 cells, the fsync probe's latencies come from its own fio output,
+# the device rates from the stat samples, and each stack is judged
+# against the bare disk of the same profile and configuration.
 d = tempfile.mkdtemp()
-j = {"jobs": [{"jobname": "reader", "read": {"clat_ns": {"max": 9e6, "percentile": {
-         "99.900000": 8e6}}, "bw": 1000, "total_ios": 10}},
-     {"jobname": "fsync", "sync": {"lat_ns": {"max": 7e6, "percentile": {
-         "50.000000": 2e6, "99.000000": 6e6}}}}]}
-with gzip.open(os.path.join(d, "w1.json.gz"), "wt") as g:
-    json.dump(j, g)
+def gz(name, obj):
+    with gzip.open(os.path.join(d, name), "wt") as g:
+        g.write(obj if isinstance(obj, str) else json.dumps(obj))
+gz("w1.json.gz", {"jobs": [{"jobname": "reader", "read": {"clat_ns": {"max": 9e6, "percentile": {
+    "99.900000": 8e6}}, "bw": 1000, "total_ios": 10}}]})
+gz("w1f.json.gz", {"jobs": [{"jobname": "fsync", "sync": {"lat_ns": {"max": 7e6, "percentile": {
+    "50.000000": 2e6, "99.000000": 6e6}}}}]})
+# 1000 sectors read and 3000 written per second, over 10 s
+gz("st.txt.gz", "".join("%d 0 0 %d 0 0 0 %d 0\n" % (100 + t, 1000 * t, 3000 * t) for t in range(11)))
 with open(os.path.join(d, "results.txt"), "w") as f:
-    f.write("W9 sub=W1 dev=hdd+crypt_null rep=1 json=w1.json.gz read_secs=5 write_mb=100 "
-            "write_secs=10\n")
+    f.write("W9 sub=W1 dev=hdd+crypt_null rep=1 json=w1.json.gz read_secs=10 write_mb=100 "
+            "write_secs=10 r0=100 r1=110 stat=st.txt.gz fsync=w1f.json.gz\n")
     f.write("W9 sub=W8 dev=hdd+crypt_null reads=8 p50=1 p75=1 p90=1 p95=1 p99=1 p99.5=1 "
             "p99.9=1 p99.99=1 p99.999=1 p99.9999=1 max=5 read_kbs=7 write_kbs=7 secs=1\n")
 rec = report.parse_run(d)
@@ -125,19 +129,33 @@ say(not rec["notes"] and m.get("W9|hdd+crypt_null/w1|read_p99.9_us") == [8000.0]
     m.get("W9|hdd+crypt_null/w8|read_max_us") == [5.0] and "W1|hdd+crypt_null|read_kbs" not in m,
     "W9 lines are W9's cells (%s)" % sorted(m))
 say(m.get("W9|hdd+crypt_null/w1|fsync_p99_us") == [6000.0] and
-    m.get("W9|hdd+crypt_null/w1|fsync_max_us") == [7000.0], "W9 fsync latencies from the fsync job")
+    m.get("W9|hdd+crypt_null/w1|fsync_max_us") == [7000.0], "W9 fsync latencies from the probe's file")
+rec.update(config="wbt", repeat=1, ok=True)
+a9 = report.aggregate({"invocation": {"configs": ["wbt"], "params": {"W1_RUNTIME": 40}},
+                       "runs": [rec]})
+tot = a9["wbt"].get("W9|hdd+crypt_null/w1|dev_total_kbs", (None,))[0]
+say(tot is not None and abs(tot - 2000) < 1, "W9 device rate from the stat samples: %s KB/s" % tot)
 agg = {"wbt": {"W9|hdd+crypt_null/w1|read_max_us": (130, 120, 140, 3),
                "W9|hdd+bare/w1|read_max_us": (100, 90, 110, 3),
-               "W9|hdd+linear/w1|read_max_us": (110, 100, 120, 3)},
-       "none": {}}
+               "W9|hdd+linear/w1|read_max_us": (110, 100, 120, 3),
+               "W9|ssd+bare/w1|read_max_us": (10, 9, 11, 3),
+               "W9|ssd+linear/w1|read_max_us": (20, 19, 21, 3),
+               "W9|hdd+crypt_null/w1|fsync_p99_us": (50, 45, 55, 3),
+               "W9|hdd+crypt_aes/w1|fsync_p99_us": (80, 75, 85, 3),
+               "W9|hdd+linear/w1|fsync_p99_us": (900, 900, 900, 3)},
+       "none": {"W9|hdd+crypt_null/w1|fsync_p99_us": (60, 55, 65, 3),
+                "W9|hdd+crypt_aes/w1|fsync_p99_us": (60, 58, 62, 3),
+                "W9|hdd+linear/w1|fsync_p99_us": (1, 1, 1, 3)}}
 g = dict((t, v) for t, _, v in report.goals(agg, ["W9"]))
 say(g.get("W9 hdd+crypt_null/w1 wbt: read max within 1.25x of the bare disk's") == "NO" and
     g.get("W9 hdd+linear/w1 wbt: read max within 1.25x of the bare disk's") == "holds" and
+    g.get("W9 ssd+linear/w1 wbt: read max within 1.25x of the bare disk's") == "NO" and
     "W9 hdd+bare/w1 wbt: read max within 1.25x of the bare disk's" not in g,
-    "W9 against the bare disk: 1.3x misses, 1.1x holds, bare not judged against itself")
-say(g.get("W9 hdd+crypt_null/w1 wbt vs none: fsync p99 no worse") is None and
-    "W9 hdd+crypt_null/w1 wbt vs none: fsync p99 no worse" in g,
-    "W9 fsync goal on a dm-crypt cell, not measured without its samples")
+    "W9 against the bare disk of its own profile: 1.3x and 2x miss, 1.1x holds, bare not judged")
+say(g.get("W9 hdd+crypt_null/w1 wbt vs none: fsync p99 no worse") == "holds" and
+    g.get("W9 hdd+crypt_aes/w1 wbt vs none: fsync p99 no worse") == "NO" and
+    "W9 hdd+linear/w1 wbt vs none: fsync p99 no worse" not in g,
+    "W9 fsync goal on the dm-crypt cells only: 50/60 holds, 80/60 misses")
 PY
 )
 echo "$pyout"
@@ -159,12 +177,18 @@ sys.exit(not (s == "42" and all(sorted(p[i:i + 3]) == ["none", "upstream", "wbt"
 # W9 boots on its own, with its own memory; the other workloads share one boot.
 boots=$(cd "$top/bench" && "$py" - <<'PY'
 import run
-a = run.parse_args(["--seed", "1", "--configs", "none,wbt", "--workloads", "W1,W9"])
-print(run.boots_of(a, "wbt"))
+a = run.parse_args(["--seed", "1", "--configs", "none,wbt", "--repeats", "2",
+                    "--workloads", "W1,W9"])
+plan = run.run_plan(a)
+print(" ".join("%s-r%d%s:%s:%d" % (c, r, b[0], ",".join(b[1]), b[2]) for c, r, b in plan))
 PY
 )
-check "W9 in a boot of its own with more memory ($boots)" \
-	test "$boots" = "[('', ['W1'], 1024), ('-W9', ['W9'], 2560)]"
+check "W9 boots on its own with more memory, after its configuration's shared boot ($boots)" \
+	"$py" -c 'import sys; p = sys.argv[1].split()
+ok = len(p) == 8 and all(p[i].split(":")[1:] == ["W1", "1024"] and
+                         p[i + 1].split(":")[1:] == ["W9", "2560"] and
+                         p[i + 1].startswith(p[i].split(":")[0] + "-W9") for i in range(0, 8, 2))
+sys.exit(not (ok and sorted(x.split("-")[0] for x in p[:4]) == ["none"] * 2 + ["wbt"] * 2))' "$boots"
 expect_fail "SEED must be a whole number" env SEED=x "$py" "$top/bench/run.py" --workloads W1
 expect_fail "unknown profile 'floppy'" env PROFILES=floppy "$py" "$top/bench/run.py"
 expect_fail "leaves no workload" env PROFILES=nvme "$py" "$top/bench/run.py" --workloads W6
