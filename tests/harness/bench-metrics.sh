@@ -112,8 +112,10 @@ d = tempfile.mkdtemp()
 def gz(name, obj):
     with gzip.open(os.path.join(d, name), "wt") as g:
         g.write(obj if isinstance(obj, str) else json.dumps(obj))
+# 97 reads from the page cache (50 us), 2 that waited 2 ms and 1 that waited 6 ms
 gz("w1.json.gz", {"jobs": [{"jobname": "reader", "read": {"clat_ns": {"max": 9e6, "percentile": {
-    "99.900000": 8e6}}, "bw": 1000, "total_ios": 10}}]})
+    "99.900000": 8e6}, "bins": {"50000": 97, "2000000": 2, "6000000": 1}}, "bw": 1000,
+    "total_ios": 100}}]})
 gz("w1f.json.gz", {"jobs": [{"jobname": "fsync", "sync": {"lat_ns": {"max": 7e6, "percentile": {
     "50.000000": 2e6, "99.000000": 6e6}}}}]})
 # 1000 sectors read and 3000 written per second, over 10 s
@@ -128,6 +130,11 @@ m = rec["metrics"]
 say(not rec["notes"] and m.get("W9|hdd+crypt_null/w1|read_p99.9_us") == [8000.0] and
     m.get("W9|hdd+crypt_null/w8|read_max_us") == [5.0] and "W1|hdd+crypt_null|read_kbs" not in m,
     "W9 lines are W9's cells (%s)" % sorted(m))
+say(m.get("W9|hdd+crypt_null/w1|read_waited_pct") == [3.0] and
+    m.get("W9|hdd+crypt_null/w1|read_waited_mean_us") == [3333.333],
+    "reads that waited for the device: 3 %% of them, 3.33 ms on average (%s, %s)"
+    % (m.get("W9|hdd+crypt_null/w1|read_waited_pct"),
+       m.get("W9|hdd+crypt_null/w1|read_waited_mean_us")))
 say(m.get("W9|hdd+crypt_null/w1|fsync_p99_us") == [6000.0] and
     m.get("W9|hdd+crypt_null/w1|fsync_max_us") == [7000.0], "W9 fsync latencies from the probe's file")
 rec.update(config="wbt", repeat=1, ok=True)
