@@ -1,11 +1,11 @@
 import gzip
 import re
 import sys
-# mean writes in flight and time per step over the reader's window [r0, r1]
+# W1's (and W9's W1 cells'): mean writes in flight and time per step over the reader's window [r0, r1]
 for d in sys.argv[1:]:
     res = open(d + '/results.txt').read()
     win = {m.group(1): (float(m.group(2)), float(m.group(3))) for m in
-           re.finditer(r'W1 dev=(\w+) .*?r0=([\d.]+) r1=([\d.]+)', res)}
+           re.finditer(r'(?:W1|W9 sub=W1) dev=(\S+) .*?r0=([\d.]+) r1=([\d.]+)', res)}
     ev = []
     for line in gzip.open(d + '/trace.gz', 'rt'):
         m = re.search(r' (\d+\.\d+): wbt_timer: (\S+): status=\d+, '
