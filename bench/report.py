@@ -871,11 +871,13 @@ def markdown(res):
         L.append("- **NOTE: development run: every configuration ran the same kernel, `%s`**;"
                  " none differs only by the knob set to 0." % inv["kernels"]["wbt"])
     m = first_meta(res, cfgs[0])
-    mem = m.get("mem_kb") if any(not r.get("boot") for r in res["runs"]) else None
-    L.append("- guest: %d MiB RAM (MemTotal %s kB), %s vCPUs, %s; vm.dirty_bytes = %d MiB, "
+    if any(not r.get("boot") for r in res["runs"]):
+        ram = "%d MiB RAM (MemTotal %s kB)" % (inv["guest_mem_mb"], m.get("mem_kb", "?"))
+    else:
+        ram = "no shared boot in this run (memory of the own boots below)"
+    L.append("- guest: %s, %s vCPUs, %s; vm.dirty_bytes = %d MiB, "
              "vm.dirty_background_bytes = %d MiB (set by the guest script, read back: %s / %s)"
-             % (inv["guest_mem_mb"], mem or "? (no shared boot in this run)", m.get("cpus", "?"),
-                accel_of(res),
+             % (ram, m.get("cpus", "?"), accel_of(res),
                 inv["dirty_bytes"] >> 20, inv["dirty_background_bytes"] >> 20,
                 m.get("dirty_bytes", "?"), m.get("dirty_background_bytes", "?")))
     own = sorted({r["boot"][1:] for r in res["runs"] if r.get("boot")})

@@ -163,6 +163,14 @@ say(g.get("W9 hdd+crypt_null/w1 wbt vs none: fsync p99 no worse") == "holds" and
     g.get("W9 hdd+crypt_aes/w1 wbt vs none: fsync p99 no worse") == "NO" and
     "W9 hdd+linear/w1 wbt vs none: fsync p99 no worse" not in g,
     "W9 fsync goal on the dm-crypt cells only: 50/60 holds, 80/60 misses")
+
+# A run of W9 alone has no shared boot: its setup must not give the
+# shared boot's memory as if one had run.
+with open("results/20261203-143937/results.json") as f:
+    w9only = json.load(f)
+guest = [ln for ln in report.markdown(w9only).splitlines() if ln.startswith("- guest:")]
+say(len(guest) == 1 and "no shared boot" in guest[0] and "1024 MiB" not in guest[0],
+    "a run of own boots only names no shared memory (%s)" % guest[:1])
 PY
 )
 echo "$pyout"
