@@ -154,6 +154,9 @@ def parse_args(argv):
     p.add_argument("--profiles", default=os.environ.get("PROFILES", ""),
                    help="devices to run on: null_blk profiles of qdev_profiles, virtio, "
                    "fast [all the workloads name]")
+    p.add_argument("--stacks", default=os.environ.get("STACKS", ""),
+                   help="W9's stacks, a subset of %s [all]"
+                   % PARAMS["full"]["W9_STACKS"].replace(" ", ","))
     p.add_argument("--seed", default=os.environ.get("SEED", ""),
                    help="seed of the shuffled run order [random, recorded]")
     p.add_argument("--kernel-nohooks",
@@ -233,6 +236,15 @@ def parse_args(argv):
         a.config_list = [c for c in a.config_list
                          if c not in ONLY or set(ONLY[c]) & set(a.workload_list)]
     a.profile_list = sel
+    stacks = [x for x in re.split(r"[,\s]+", a.stacks) if x]
+    for x in stacks:
+        if x not in PARAMS["full"]["W9_STACKS"].split():
+            die("unknown stack '%s' (known: %s)" % (x, PARAMS["full"]["W9_STACKS"]))
+    if stacks:
+        if "W9" not in a.workload_list:
+            die("STACKS=%s selects W9's stacks, but W9 is not among the workloads" % a.stacks)
+        a.params["W9_STACKS"] = " ".join(x for x in PARAMS["full"]["W9_STACKS"].split()
+                                         if x in stacks)
 
     if a.seed.strip():
         if not re.fullmatch(r"[0-9]+", a.seed.strip()):

@@ -8,7 +8,8 @@
 # Environment: WORKLOADS (e.g. "W1 W3"), REPEATS [3], CONFIGS
 # [none,upstream,wbt, nohooks with W6; wbt@USEC adds the patched kernel at
 # target USEC; cand the candidate kernel of make build-cand], PROFILES
-# (devices, e.g. "hdd ssd fast"), SEED (run order), QUICK=1 (same as
+# (devices, e.g. "hdd ssd fast"), STACKS (W9's stacks, e.g. "bare linear"),
+# SEED (run order), QUICK=1 (same as
 # --quick), BENCH_KERNEL_WBT, BENCH_KERNEL_UPSTREAM, BENCH_KERNEL_NOHOOKS,
 # BENCH_KERNEL_CAND (flavour or bzImage), BENCH_OUT (output directory).
 set -euo pipefail

@@ -207,4 +207,10 @@ sys.exit(not (ok and sorted(x.split("-")[0] for x in p[:4]) == ["none"] * 2 + ["
 expect_fail "SEED must be a whole number" env SEED=x "$py" "$top/bench/run.py" --workloads W1
 expect_fail "unknown profile 'floppy'" env PROFILES=floppy "$py" "$top/bench/run.py"
 expect_fail "leaves no workload" env PROFILES=nvme "$py" "$top/bench/run.py" --workloads W6
+# STACKS selects W9's stacks, in the table's order; a bad one is refused.
+stacks=$(cd "$top/bench" && "$py" -c 'import run
+print(run.parse_args(["--workloads", "W9", "--stacks", "raid1,bare"]).params["W9_STACKS"])')
+check "STACKS=raid1,bare runs W9 on bare and raid1 ($stacks)" test "$stacks" = "bare raid1"
+expect_fail "unknown stack 'lvm'" env STACKS=lvm "$py" "$top/bench/run.py" --workloads W9
+expect_fail "W9 is not among the workloads" env STACKS=bare "$py" "$top/bench/run.py" --workloads W1
 exit "$fails"
