@@ -1,7 +1,8 @@
 import gzip
 import re
 import sys
-# W1's (and W9's W1 cells'): mean writes in flight and time per step over the reader's window [r0, r1]
+# W1's (and W9's W1 cells'): mean writes in flight and time per step
+# over the reader's window [r0, r1]
 for d in sys.argv[1:]:
     res = open(d + '/results.txt').read()
     win = {m.group(1): (float(m.group(2)), float(m.group(3))) for m in
