@@ -652,7 +652,7 @@ w10_phase() {
 	pids=
 	for g in l h; do
 		[ "$1" = single ] && [ $g = h ] && continue
-		cg_bg "w10$g" fio --name=w --filename="$MNT/w$g" --rw=write --bs=1M --thread \
+		cg_bg "w10$g" fio --name=w --filename="$MNT/w$g-$1" --rw=write --bs=1M --thread \
 			--size=64m --ioengine=psync --end_fsync=0 --time_based \
 			--runtime="$run"
 		pids="$pids $WBT_LASTPID"
@@ -670,6 +670,9 @@ w10_phase() {
 	wait_pids 120 $pids $rpid || say "ERROR: W10 $LABEL $1: fio still running"
 	# shellcheck disable=SC2086
 	wait $pids $rpid
+	# Write back the phase's last dirty pages while their cgroups exist.
+	sync
+	rm -f "$MNT/wl-$1" "$MNT/wh-$1"
 	rmdir "$WBT_CG/w10h" "$WBT_CG/w10l" || say "ERROR: W10: cannot remove its cgroups"
 	[ -s "/tmp/w10-$LABEL-$1.json" ] || { say "ERROR: W10 $LABEL $1: no reader output"; return 1; }
 	keep_json "/tmp/w10-$LABEL-$1.json" "w10-$LABEL-$1"
@@ -682,9 +685,12 @@ w10() {
 	fs_make noatime || return 1
 	cg_setup || { say "ERROR: W10: $WBT_ERR"; fs_done; return 1; }
 	majmin=$(cat "/sys/block/$DEV/dev")
-	for f in rfile wh wl; do
-		dd if=/dev/zero of="$MNT/$f" bs=1M count=64 2>/dev/null
-	done
+	# The writers' files are new in each phase, created by the writer in
+	# its cgroup: a page's writeback is charged to the cgroup that owns the
+	# inode, and an inode written before by another cgroup (the root's dd,
+	# or the previous phase's cgroup, dying but alive while the inode is)
+	# is charged there until writeback switches it over, seconds later.
+	dd if=/dev/zero of="$MNT/rfile" bs=1M count=64 2>/dev/null
 	sync
 	say "W10 $LABEL: phases single, equal, weighted, ${W10_WARMUP}+${W10_SECS}s each"
 	rc=0
