@@ -22,8 +22,9 @@
 #   pcw    buffered writers on the raw pc device, throttled on it
 #   power  pc powered off and on under them; requeue and timeout fault
 #          injection on pc and requeue injection on qdev
-#   hog    memory pressure: tmpfs fills beyond free memory, swapping to a
-#          swap file on the virtio disk (throttled by wbt)
+#   hog    memory pressure: tmpfs fills memory and, swapping to a swap
+#          file on the virtio disk (throttled by wbt), a quarter to a half
+#          of the swap
 #   cgw    buffered writers on qdev in two cgroups, whose io.weight
 #          changes every 0.2 s to random weights; out of range ones must
 #          be refused
@@ -141,18 +142,37 @@ for m in "$VDA:/mnt/vda" "$QD:/mnt/qd" "$DL:/mnt/dl"; do
 done
 
 # Swap: a file on the virtio disk's ext4.
-if ! dd if=/dev/zero of=/mnt/vda/swap bs=1M count=384 2>/dev/null ||
+SWAP_MB=384
+swap_free_mb() { awk '/^SwapFree/ {print int($2 / 1024)}' /proc/meminfo; }
+# The hog's tmpfs holds 16 MiB files, hog_add adds one.
+hog_add() {
+	dd if=/dev/zero of="/mnt/hog/f$((HOG_N + 1))" bs=1M count=16 2>/dev/null ||
+		{ rm -f "/mnt/hog/f$((HOG_N + 1))"; return 1; }
+	HOG_N=$((HOG_N + 1))
+}
+if ! dd if=/dev/zero of=/mnt/vda/swap bs=1M count=$SWAP_MB 2>/dev/null ||
 	! chmod 600 /mnt/vda/swap || ! mkswap /mnt/vda/swap >/dev/null ||
 	! swapon /mnt/vda/swap; then
 	fail "cannot set up the swap file"
 fi
 PSWPOUT0=$(awk '/^pswpout/ {print $2}' /proc/vmstat)
-
 for m in /mnt/vda /mnt/qd; do
 	dd if=/dev/urandom of="$m/cold" bs=1M count=24 2>/dev/null
 done
 sync
-log "devices: virtio $VDA, qdev $QD, pc $PC, dm-linear $DL on $DLB, dm-crypt $DC on $DCB; soak ${DUR}s"
+# The hog's fill, while the CPUs are free: memory up to 64 MiB short of
+# full.  Under TCG and KASAN the hog alone would take minutes.
+mkdir -p /mnt/hog
+HOG_N=0
+if mount -t tmpfs -o "size=$(($(awk '/^MemTotal/ {print int($2 / 1024)}' /proc/meminfo) + SWAP_MB))m" \
+	tmpfs /mnt/hog; then
+	while [ "$(awk '/^MemAvailable/ {print int($2 / 1024)}' /proc/meminfo)" -gt 80 ] &&
+		hog_add; do :; done
+else
+	fail "cannot mount the hog's tmpfs"
+fi
+
+log "devices: virtio $VDA, qdev $QD, pc $PC, dm-linear $DL on $DLB, dm-crypt $DC on $DCB; hog's fill $((HOG_N * 16)) MiB; soak ${DUR}s"
 
 # Two cgroups for the weighted writers, removed at the end.
 if ! cg_setup || ! cg_make stress_a 100 || ! cg_make stress_b 100; then
@@ -323,22 +343,27 @@ w_power() {
 	done
 }
 
+# Keeps the swap between a quarter and a half full, from the fill set up
+# before the soak: a file more while over half of it is free, the newest
+# file less while under a quarter is.  A fixed fill would run swap out,
+# and the OOM killer would take the soak itself: the memory-backed
+# null_blk disks grow under it as they are written.
 w_hog() {
-	n=0
-	mkdir -p /mnt/hog
+	n=0 freed=0
 	while ! stopped; do
-		avail=$(awk '/^MemAvailable/ {print int($2 / 1024)}' /proc/meminfo)
-		mb=$((avail + avail / 4))
-		if mount -t tmpfs -o "size=${mb}m" tmpfs /mnt/hog; then
-			dd if=/dev/zero of=/mnt/hog/fill bs=1M count="$mb" 2>/dev/null
-			sleep 2
-			rm -f /mnt/hog/fill
-			umount /mnt/hog
-			n=$((n + 1))
+		sf=$(swap_free_mb)
+		if [ "$sf" -gt $((SWAP_MB / 2)) ]; then
+			hog_add && n=$((n + 1))
+		elif [ "$sf" -lt $((SWAP_MB / 4)) ] && [ "$HOG_N" -gt 0 ]; then
+			rm -f "/mnt/hog/f$HOG_N"
+			HOG_N=$((HOG_N - 1)) freed=$((freed + 1))
+		else
+			sleep 1
 		fi
-		count hog "$n"
-		sleep 1
+		count hog "$n $freed"
 	done
+	rm -f /mnt/hog/f*
+	umount /mnt/hog || fail "hog: umount of its tmpfs failed"
 }
 
 w_cgw() { # w_cgw NAME CGROUP MNT: buffered writes from inside CGROUP
@@ -516,7 +541,7 @@ summary="$summary, fio passes: $(sum 1 fio_vda fio_qd fio_dl fio_dc)"
 summary="$summary, verify MB: $((verify_kb / 1024))"
 summary="$summary, reader runs: $(($(get rd_vda) + $(get rd_qd)))"
 summary="$summary, dm-linear fio passes: $(f1 "$(get fio_dl)"), dm-crypt fio passes: $(f1 "$(get fio_dc)"), dm-crypt raw writes: $(f1 "$(get dcw)")"
-summary="$summary, memory fills: $(get hog), pages swapped out: $PSWPOUT"
+summary="$summary, hog MiB prefilled: $((HOG_N * 16)), added: $(($(f1 "$(get hog)") * 16)), freed: $(($(f2 "$(get hog)") * 16)), pages swapped out: $PSWPOUT"
 summary="$summary, cgroup writes MB: $(f2 "$(get cgw_a)") / $(f2 "$(get cgw_b)"), io.weight changes: $(get weights)"
 summary="$summary, device removals: $removals_ok/$removals"
 summary="$summary, qdev throttled: ${QTHR:-0}, qdev scale steps: $QSTEPS, qdev inflight at the end: ${QINFL:-none}"
@@ -526,7 +551,7 @@ echo "STRESS-SUMMARY: $summary"
 for c in "$(f1 "$knobs")" "$(get sched)" "$(get flip)" "$(get power)" \
 	"$(f1 "$(get fio_vda)")" "$(f1 "$(get fio_qd)")" "$(get rd_vda)" \
 	"$(get rd_qd)" "$(f1 "$(get bgw_vda)")" "$(f1 "$(get bgw_qd)")" \
-	"$(get hog)" "$PSWPOUT" "$(f2 "$(get cgw_a)")" "$(f2 "$(get cgw_b)")" \
+	"$(f1 "$(get hog)")" "$PSWPOUT" "$(f2 "$(get cgw_a)")" "$(f2 "$(get cgw_b)")" \
 	"$(get weights)" "$(f1 "$(get fio_dl)")" "$(f1 "$(get fio_dc)")" \
 	"$(f1 "$(get bgw_dl)")" "$(f1 "$(get dcw)")"; do
 	[ "${c:-0}" -gt 0 ] || { fail "an operation count is zero: $summary"; break; }

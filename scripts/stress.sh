@@ -63,6 +63,11 @@ record() {
 kunit_suites "$LINUX" "$out/console.log"
 kunit="$kpass passed, $kskip skipped, $KUNIT_NCASES cases in the sources"
 grep '^stress: ' "$out/console.log" | grep -E 'FAIL|workers alive' | tail -n 8 >&2 || true
+# The soak sizes its memory pressure to stay clear of the OOM killer;
+# when it did not, say so, as the killed soak prints no summary.
+oom=$(grep -o 'Out of memory: Killed process [0-9]* ([^)]*)' "$out/console.log" |
+	sed 's/.*process //' | tr '\n' ' ' || true)
+[ -z "$oom" ] || fails+=("the guest ran out of memory: the OOM killer killed ${oom% }")
 summary=$(sed -n 's/^STRESS-SUMMARY: //p' "$out/console.log" | tail -n1)
 [ -n "$summary" ] || fails+=("the guest printed no summary")
 grep -q '^STRESS: PASS' "$out/console.log" || fails+=("the guest did not report STRESS: PASS")
