@@ -22,9 +22,8 @@
 #   pcw    buffered writers on the raw pc device, throttled on it
 #   power  pc powered off and on under them; requeue and timeout fault
 #          injection on pc and requeue injection on qdev
-#   hog    memory pressure: tmpfs fills memory and, swapping to a swap
-#          file on the virtio disk (throttled by wbt), a quarter to a half
-#          of the swap
+#   hog    memory pressure: tmpfs fills memory and keeps a quarter to a
+#          half of a swap file on the virtio disk (throttled by wbt) full
 #   cgw    buffered writers on qdev in two cgroups, whose io.weight
 #          changes every 0.2 s to random weights; out of range ones must
 #          be refused
@@ -143,12 +142,25 @@ done
 
 # Swap: a file on the virtio disk's ext4.
 SWAP_MB=384
-swap_free_mb() { awk '/^SwapFree/ {print int($2 / 1024)}' /proc/meminfo; }
-# The hog's tmpfs holds 16 MiB files, hog_add adds one.
+swap_used_mb() { awk '/^SwapTotal/ {t = $2} /^SwapFree/ {f = $2} END {print int((t - f) / 1024)}' /proc/meminfo; }
+mem_avail_mb() { awk '/^MemAvailable/ {print int($2 / 1024)}' /proc/meminfo; }
+# The hog's tmpfs holds 16 MiB files f(HOG_LO+1) to f(HOG_HI): hog_add
+# adds the newest, hog_del removes the oldest, the likeliest to be in swap.
+HOG_LO=0 HOG_HI=0
 hog_add() {
-	dd if=/dev/zero of="/mnt/hog/f$((HOG_N + 1))" bs=1M count=16 2>/dev/null ||
-		{ rm -f "/mnt/hog/f$((HOG_N + 1))"; return 1; }
-	HOG_N=$((HOG_N + 1))
+	dd if=/dev/zero of="/mnt/hog/f$((HOG_HI + 1))" bs=1M count=16 2>/dev/null ||
+		{ rm -f "/mnt/hog/f$((HOG_HI + 1))"; return 1; }
+	HOG_HI=$((HOG_HI + 1))
+}
+hog_del() {
+	[ "$HOG_HI" -gt "$HOG_LO" ] || return 1
+	HOG_LO=$((HOG_LO + 1))
+	rm -f "/mnt/hog/f$HOG_LO"
+}
+hog_umount() {
+	grep -q ' /mnt/hog ' /proc/mounts || return 0
+	rm -f /mnt/hog/f*
+	umount /mnt/hog
 }
 if ! dd if=/dev/zero of=/mnt/vda/swap bs=1M count=$SWAP_MB 2>/dev/null ||
 	! chmod 600 /mnt/vda/swap || ! mkswap /mnt/vda/swap >/dev/null ||
@@ -160,19 +172,19 @@ for m in /mnt/vda /mnt/qd; do
 	dd if=/dev/urandom of="$m/cold" bs=1M count=24 2>/dev/null
 done
 sync
-# The hog's fill, while the CPUs are free: memory up to 64 MiB short of
+# The hog's fill, while the CPUs are free: memory up to 80 MiB short of
 # full.  Under TCG and KASAN the hog alone would take minutes.
 mkdir -p /mnt/hog
-HOG_N=0
-if mount -t tmpfs -o "size=$(($(awk '/^MemTotal/ {print int($2 / 1024)}' /proc/meminfo) + SWAP_MB))m" \
-	tmpfs /mnt/hog; then
-	while [ "$(awk '/^MemAvailable/ {print int($2 / 1024)}' /proc/meminfo)" -gt 80 ] &&
-		hog_add; do :; done
+HOG_OK=
+if mount -t tmpfs -o size=100% tmpfs /mnt/hog; then
+	HOG_OK=1
+	while [ "$(mem_avail_mb)" -gt 80 ] && hog_add; do :; done
 else
 	fail "cannot mount the hog's tmpfs"
 fi
+HOG_FILL=$((HOG_HI * 16))
 
-log "devices: virtio $VDA, qdev $QD, pc $PC, dm-linear $DL on $DLB, dm-crypt $DC on $DCB; hog's fill $((HOG_N * 16)) MiB; soak ${DUR}s"
+log "devices: virtio $VDA, qdev $QD, pc $PC, dm-linear $DL on $DLB, dm-crypt $DC on $DCB; hog's fill $HOG_FILL MiB; soak ${DUR}s"
 
 # Two cgroups for the weighted writers, removed at the end.
 if ! cg_setup || ! cg_make stress_a 100 || ! cg_make stress_b 100; then
@@ -343,27 +355,32 @@ w_power() {
 	done
 }
 
-# Keeps the swap between a quarter and a half full, from the fill set up
-# before the soak: a file more while over half of it is free, the newest
-# file less while under a quarter is.  A fixed fill would run swap out,
-# and the OOM killer would take the soak itself: the memory-backed
-# null_blk disks grow under it as they are written.
+# Keeps swap between a quarter and a half full, from the fill set up
+# before the soak: a file more while swap is under a quarter full, the
+# oldest file less (the likeliest to be in swap) while it is over half
+# full.  Swap is what runs out: the memory-backed null_blk disks grow as
+# they are written and cannot be swapped, so they push the hog's tmpfs
+# into swap, and with swap full the OOM killer would take the soak itself
+# (tmpfs pages belong to no process).  No sleep after a removal: the
+# disks may grow faster than one file a second.  Should swapping lag
+# behind, under 32 MiB of available memory the newest file goes.
 w_hog() {
 	n=0 freed=0
 	while ! stopped; do
-		sf=$(swap_free_mb)
-		if [ "$sf" -gt $((SWAP_MB / 2)) ]; then
-			hog_add && n=$((n + 1))
-		elif [ "$sf" -lt $((SWAP_MB / 4)) ] && [ "$HOG_N" -gt 0 ]; then
-			rm -f "/mnt/hog/f$HOG_N"
-			HOG_N=$((HOG_N - 1)) freed=$((freed + 1))
+		ma=$(mem_avail_mb) su=$(swap_used_mb)
+		if [ "$su" -gt $((SWAP_MB / 2)) ] && hog_del; then
+			freed=$((freed + 1))
+		elif [ "$ma" -lt 32 ] && [ "$HOG_HI" -gt "$HOG_LO" ]; then
+			rm -f "/mnt/hog/f$HOG_HI"
+			HOG_HI=$((HOG_HI - 1)) freed=$((freed + 1))
+		elif [ "$su" -lt $((SWAP_MB / 4)) ] && [ "$ma" -ge 32 ] && hog_add; then
+			n=$((n + 1))
 		else
 			sleep 1
 		fi
 		count hog "$n $freed"
 	done
-	rm -f /mnt/hog/f*
-	umount /mnt/hog || fail "hog: umount of its tmpfs failed"
+	hog_umount || fail "hog: umount of its tmpfs failed"
 }
 
 w_cgw() { # w_cgw NAME CGROUP MNT: buffered writes from inside CGROUP
@@ -424,7 +441,7 @@ start flip w_flip
 start pcw0 w_pcw pcw0 0
 start pcw1 w_pcw pcw1 64
 start power w_power
-start hog w_hog
+[ -z "$HOG_OK" ] || start hog w_hog
 start cgw_a w_cgw cgw_a stress_a /mnt/qd
 start cgw_b w_cgw cgw_b stress_b /mnt/qd
 start weights w_weights
@@ -485,6 +502,9 @@ done
 for g in stress_a stress_b; do
 	rmdir "$WBT_CG/$g" || fail "cgroup $g could not be removed"
 done
+# The hog's worker unmounts its tmpfs; if it could not, do it here, or
+# swapoff would need the memory of the tmpfs that is in swap.
+hog_umount || fail "umount of the hog's tmpfs failed"
 swapoff /mnt/vda/swap || fail "swapoff failed"
 PSWPOUT=$(($(awk '/^pswpout/ {print $2}' /proc/vmstat) - PSWPOUT0))
 sync
@@ -541,7 +561,7 @@ summary="$summary, fio passes: $(sum 1 fio_vda fio_qd fio_dl fio_dc)"
 summary="$summary, verify MB: $((verify_kb / 1024))"
 summary="$summary, reader runs: $(($(get rd_vda) + $(get rd_qd)))"
 summary="$summary, dm-linear fio passes: $(f1 "$(get fio_dl)"), dm-crypt fio passes: $(f1 "$(get fio_dc)"), dm-crypt raw writes: $(f1 "$(get dcw)")"
-summary="$summary, hog MiB prefilled: $((HOG_N * 16)), added: $(($(f1 "$(get hog)") * 16)), freed: $(($(f2 "$(get hog)") * 16)), pages swapped out: $PSWPOUT"
+summary="$summary, hog MiB prefilled: $HOG_FILL, added: $(($(f1 "$(get hog)") * 16)), freed: $(($(f2 "$(get hog)") * 16)), pages swapped out: $PSWPOUT"
 summary="$summary, cgroup writes MB: $(f2 "$(get cgw_a)") / $(f2 "$(get cgw_b)"), io.weight changes: $(get weights)"
 summary="$summary, device removals: $removals_ok/$removals"
 summary="$summary, qdev throttled: ${QTHR:-0}, qdev scale steps: $QSTEPS, qdev inflight at the end: ${QINFL:-none}"
@@ -551,7 +571,7 @@ echo "STRESS-SUMMARY: $summary"
 for c in "$(f1 "$knobs")" "$(get sched)" "$(get flip)" "$(get power)" \
 	"$(f1 "$(get fio_vda)")" "$(f1 "$(get fio_qd)")" "$(get rd_vda)" \
 	"$(get rd_qd)" "$(f1 "$(get bgw_vda)")" "$(f1 "$(get bgw_qd)")" \
-	"$(f1 "$(get hog)")" "$PSWPOUT" "$(f2 "$(get cgw_a)")" "$(f2 "$(get cgw_b)")" \
+	"$(($(f1 "$(get hog)") + $(f2 "$(get hog)")))" "$PSWPOUT" "$(f2 "$(get cgw_a)")" "$(f2 "$(get cgw_b)")" \
 	"$(get weights)" "$(f1 "$(get fio_dl)")" "$(f1 "$(get fio_dc)")" \
 	"$(f1 "$(get bgw_dl)")" "$(f1 "$(get dcw)")"; do
 	[ "${c:-0}" -gt 0 ] || { fail "an operation count is zero: $summary"; break; }
