@@ -2,7 +2,8 @@
 # make check: every test of the project, in order of cost.  Each test is
 # counted once; the last line is "N passed, N failed, N skipped".
 #   ONLY=group[,group]  run only these groups: lint harness series build
-#                       guest bisect deb stress (default: all)
+#                       guest bisect deb stress (default: all); commas or
+#                       spaces separate them
 #   --list              print the groups that would run, and exit
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -58,7 +59,9 @@ vmtest() {
 }
 
 groups="lint harness series build guest bisect deb stress"
+# Groups are separated by commas or spaces.
 only=${ONLY:-}
+only=${only// /,}
 for g in ${only//,/ }; do
 	[[ " $groups " == *" $g "* ]] || die "ONLY: unknown group '$g' (groups: $groups)"
 done

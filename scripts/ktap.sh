@@ -7,12 +7,9 @@
 # ktap_re INDENT: a result line at INDENT spaces, "ok N name # SKIP why".
 ktap_re() { printf '^ {%d}(not ok|ok) ([0-9]+)( ([^#]*))?(# *([A-Za-z]+) *(.*))?$' "$1"; }
 
-# ktap_lines FILE: FILE without carriage returns.
-ktap_lines() { sed -e 's/\r$//' "$1"; }
-
 # kernel_lines FILE: the kernel's messages in a console log (the lines
 # with a printk timestamp, PRINTK_TS_RE of lib.sh), without the timestamp.
-kernel_lines() { sed -n -E -e 's/\r$//' -e "s/^$PRINTK_TS_RE//p" "$1"; }
+kernel_lines() { console_lines "$1" | sed -n -E "s/^$PRINTK_TS_RE//p"; }
 
 # ktap [-x] PREFIX FILE: record the top-level results of the KTAP stream in
 # FILE as "PREFIX: name".  The kernel's own messages in a console (lines
@@ -72,7 +69,7 @@ ktap() {
 		elif [[ $line =~ ^#\ (.*)$ ]]; then
 			note=${BASH_REMATCH[1]}
 		fi
-	done < <(ktap_lines "$file")
+	done < <(console_lines "$file")
 
 	if [ $intap = 0 ]; then
 		record FAIL "$prefix: no KTAP stream in $file"

@@ -104,6 +104,36 @@ kbuild_env() {
 # printk.time=1), as an extended regular expression.
 PRINTK_TS_RE='\[ *[0-9]+\.[0-9]+\] '
 
+# console_lines FILE: a saved console log as lines, each either the
+# kernel's (starting with a printk timestamp) or user space's.  The kernel
+# writes to the console while user space is in the middle of a line, so a
+# kernel message can start inside a user line ("1..4[    1.88] tsc: ...")
+# and the rest of that user line then follows the message.  Each kernel
+# message gets a line of its own, and the two pieces of the user line are
+# joined again.  Carriage returns are dropped.
+console_lines() {
+	TS=$PRINTK_TS_RE awk '
+	{
+		sub(/\r$/, "")
+		line = $0
+		while (match(substr(line, 2), ENVIRON["TS"])) {
+			head = substr(line, 1, RSTART)
+			if (head ~ "^" ENVIRON["TS"])
+				print head
+			else
+				cut = cut head
+			line = substr(line, RSTART + 1)
+		}
+		if (line ~ "^" ENVIRON["TS"]) {
+			print line
+		} else {
+			print cut line
+			cut = ""
+		}
+	}
+	END { if (cut != "") print cut }' "$1"
+}
+
 # pack_cpio DIR: DIR as a newc cpio archive on stdout, owned by root.
 pack_cpio() {
 	(cd "$1" && find . -print0 | sort -z | cpio --null -o -H newc --owner=0:0 --quiet)
@@ -212,12 +242,10 @@ kvm_probe() {
 # a run (BUG, WARNING, Oops, panic, lockdep, KASAN, SLUB, hung task, soft
 # lockup, RCU stall), at most five.  Only the kernel's own messages count
 # (they carry a printk timestamp), so user-space output that mentions BUG
-# or WARNING does not.  A kernel message can start in the middle of a line
-# when user space printed text without a newline, so the log is first split
-# before every timestamp.
+# or WARNING does not, and one that starts in the middle of a user line
+# does (console_lines).
 console_splats() {
-	sed -E "s/(.)($PRINTK_TS_RE)/\\1\\n\\2/g" "$1" |
-		sed -n -E "s/^$PRINTK_TS_RE//p" |
+	console_lines "$1" | sed -n -E "s/^$PRINTK_TS_RE//p" |
 		grep -E '^(BUG:|BUG [A-Za-z0-9_.:-]+ \(|WARNING:|Oops|Kernel panic|INFO: task .* blocked for more than|watchdog: BUG: soft lockup|(rcu: )?INFO: rcu_[a-z_]+ (self-)?detected (stall|stalls)|rcu: INFO: .*stall|={60,}$)' |
 		head -n5 || true
 }

@@ -157,17 +157,18 @@ qrc=${PIPESTATUS[0]}
 set -e
 tr -d '\r' <"$logf" >"$logf.tmp" && mv "$logf.tmp" "$logf"
 
-rc=$(sed -n 's/^WBT-EXIT: \([0-9]*\)$/\1/p' "$logf" | tail -n1)
+# The kernel shares the console: its messages can land between and inside
+# the guest's lines, and console_lines gives each one a line of its own.
+rc=$(console_lines "$logf" | sed -n 's/^WBT-EXIT: \([0-9]*\)$/\1/p' | tail -n1)
 if [ -n "$outdir" ]; then
 	mkdir -p "$outdir"
-	# Files sent back by guest/lib.sh's send_file, base64 between markers.
-	# The kernel shares the console: its messages (timestamped lines) can
-	# land between the base64 lines and are not part of the file.
-	TS="^$PRINTK_TS_RE" awk -v dir="$outdir" '
+	# Files sent back by guest/lib.sh's send_file, base64 between markers;
+	# the kernel's messages in between are not part of the file.
+	console_lines "$logf" | TS="^$PRINTK_TS_RE" awk -v dir="$outdir" '
 		/^WBT-FILE-BEGIN / { f = dir "/" $2; cmd = "base64 -d > \"" f "\""; next }
 		/^WBT-FILE-END/ { close(cmd); cmd = ""; next }
 		cmd != "" && $0 ~ ENVIRON["TS"] { next }
-		cmd != "" { print | cmd }' "$logf"
+		cmd != "" { print | cmd }'
 fi
 
 bad=$(console_splats "$logf")

@@ -1,8 +1,9 @@
 #!/bin/bash
 # scripts/ktap.sh counts every result against its plan: complete,
 # truncated, crashed, bailed-out and skipped KTAP streams (fixtures/), and
-# KUnit consoles checked against a case list; lib.sh's console_splats
-# finds RCU stalls and reports that start in the middle of a line.
+# KUnit consoles checked against a case list, consoles whose lines the
+# kernel's messages cut in two; lib.sh's console_splats finds RCU stalls
+# and reports that start in the middle of a line.
 set -u
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -82,6 +83,12 @@ FAIL|k: results 3-5 of 5 missing (last result: 2 (second))|" ktap k "$fx/ksft-tr
 expect "a console: the kernel's KTAP (KUnit) and messages are not the stream's results" \
 "PASS|k: tracefs mounted|
 PASS|k: virtio disk attached and seen (vda)|" ktap k "$fx/smoke-with-kunit.console"
+expect "a console: kernel messages inside the stream's lines split them, and they still count" \
+"PASS|k: wbt_lat_usec_exists|
+PASS|k: wbt_lat_usec_default (reads '75000')|
+PASS|k: throttles (off 32, on 24 of 32)|" ktap k "$fx/ksft-interleaved.console"
+check "splat scan: a WARNING right after another kernel message on the same line" \
+	grep -q 'WARNING: CPU: 0 PID: 1 at lib/wbt.c:1' <<<"$(console_splats "$fx/ksft-interleaved.console")"
 expect "a stream that never came back fails" \
 "FAIL|k: no output ($fx/nonexistent.ktap is missing or empty)|" ktap -x k "$fx/nonexistent.ktap"
 
