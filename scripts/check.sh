@@ -59,12 +59,13 @@ vmtest() {
 }
 
 groups="lint harness series build guest bisect deb stress"
-# Groups are separated by commas or spaces.
-only=${ONLY:-}
-only=${only// /,}
-for g in ${only//,/ }; do
+# Groups are separated by commas or white space.
+read -r -d '' -a sel < <(printf '%s\0' "${ONLY:-}" | tr ', \t\n' '    ') || true
+for g in "${sel[@]}"; do
 	[[ " $groups " == *" $g "* ]] || die "ONLY: unknown group '$g' (groups: $groups)"
 done
+[ -z "${ONLY:-}" ] || [ "${#sel[@]}" -gt 0 ] || die "ONLY='$ONLY' names no group (groups: $groups)"
+only=$(IFS=,; echo "${sel[*]}")
 group() { [ -z "$only" ] || [[ ,$only, == *,$1,* ]]; }
 case ${1:-} in
 --list)

@@ -7,6 +7,18 @@
 # ktap_re INDENT: a result line at INDENT spaces, "ok N name # SKIP why".
 ktap_re() { printf '^ {%d}(not ok|ok) ([0-9]+)( ([^#]*))?(# *([A-Za-z]+) *(.*))?$' "$1"; }
 
+# stream_lines FILE: the lines of a KTAP stream.  A console (*.console,
+# written by vm-run.sh) shares its lines with the kernel's messages and is
+# read through console_lines; a stream the guest sent back as a file holds
+# only the test's output, and loses only its carriage returns.
+stream_lines() {
+	if [[ $1 == *.console ]]; then
+		console_lines "$1"
+	else
+		tr -d '\r' <"$1"
+	fi
+}
+
 # kernel_lines FILE: the kernel's messages in a console log (the lines
 # with a printk timestamp, PRINTK_TS_RE of lib.sh), without the timestamp.
 kernel_lines() { console_lines "$1" | sed -n -E "s/^$PRINTK_TS_RE//p"; }
@@ -69,7 +81,7 @@ ktap() {
 		elif [[ $line =~ ^#\ (.*)$ ]]; then
 			note=${BASH_REMATCH[1]}
 		fi
-	done < <(console_lines "$file")
+	done < <(stream_lines "$file")
 
 	if [ $intap = 0 ]; then
 		record FAIL "$prefix: no KTAP stream in $file"

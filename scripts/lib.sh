@@ -110,11 +110,13 @@ PRINTK_TS_RE='\[ *[0-9]+\.[0-9]+\] '
 # kernel message can start inside a user line ("1..4[    1.88] tsc: ...")
 # and the rest of that user line then follows the message.  Each kernel
 # message gets a line of its own, and the two pieces of the user line are
-# joined again.  Carriage returns are dropped.
+# joined again.  Carriage returns and terminal escape sequences (the
+# firmware's screen resets before the kernel's first message) are dropped.
 console_lines() {
-	TS=$PRINTK_TS_RE awk '
+	LC_ALL=C TS=$PRINTK_TS_RE awk '
 	{
-		sub(/\r$/, "")
+		gsub(/\r/, "")
+		gsub(/\033(\[[0-9;?]*[A-Za-z]|[A-Za-z])/, "")
 		line = $0
 		while (match(substr(line, 2), ENVIRON["TS"])) {
 			head = substr(line, 1, RSTART)

@@ -159,16 +159,22 @@ tr -d '\r' <"$logf" >"$logf.tmp" && mv "$logf.tmp" "$logf"
 
 # The kernel shares the console: its messages can land between and inside
 # the guest's lines, and console_lines gives each one a line of its own.
-rc=$(console_lines "$logf" | sed -n 's/^WBT-EXIT: \([0-9]*\)$/\1/p' | tail -n1)
+# guest/init's last line is "WBT-EXIT: N"; it is found at the end of a
+# line, even behind an unfinished one.
+console_lines "$logf" >"$tmp/console"
+rc=$(grep -v -E "^$PRINTK_TS_RE" "$tmp/console" |
+	sed -n -E 's/^.*WBT-EXIT: ([0-9]+)$/\1/p' | tail -n1)
 if [ -n "$outdir" ]; then
 	mkdir -p "$outdir"
 	# Files sent back by guest/lib.sh's send_file, base64 between markers;
-	# the kernel's messages in between are not part of the file.
-	console_lines "$logf" | TS="^$PRINTK_TS_RE" awk -v dir="$outdir" '
+	# the kernel's messages in between are not part of the file.  A file
+	# that does not decode is reported, and the run goes on to its checks.
+	TS="^$PRINTK_TS_RE" awk -v dir="$outdir" '
 		/^WBT-FILE-BEGIN / { f = dir "/" $2; cmd = "base64 -d > \"" f "\""; next }
 		/^WBT-FILE-END/ { close(cmd); cmd = ""; next }
 		cmd != "" && $0 ~ ENVIRON["TS"] { next }
-		cmd != "" { print | cmd }'
+		cmd != "" { print | cmd }' "$tmp/console" ||
+		log "vm[$name]: WARNING: a file the guest sent back did not decode (log: $logf)"
 fi
 
 bad=$(console_splats "$logf")

@@ -87,8 +87,12 @@ expect "a console: kernel messages inside the stream's lines split them, and the
 "PASS|k: wbt_lat_usec_exists|
 PASS|k: wbt_lat_usec_default (reads '75000')|
 PASS|k: throttles (off 32, on 24 of 32)|" ktap k "$fx/ksft-interleaved.console"
-check "splat scan: a WARNING right after another kernel message on the same line" \
-	grep -q 'WARNING: CPU: 0 PID: 1 at lib/wbt.c:1' <<<"$(console_splats "$fx/ksft-interleaved.console")"
+check "a console: the firmware's escapes are not glued to the guest's first line" \
+	grep -qx 'WBT-GUEST: kernel 6.12.117-wbt-vm+, 2 cpus, 2044284 kB' \
+	<<<"$(console_lines "$fx/ksft-interleaved.console")"
+expect "a stream sent back as a file: dmesg lines quoted in diagnostics are the test's" \
+"PASS|k: first|
+PASS|k: second|" ktap -x k "$fx/ksft-dmesg-quoted.ktap"
 expect "a stream that never came back fails" \
 "FAIL|k: no output ($fx/nonexistent.ktap is missing or empty)|" ktap -x k "$fx/nonexistent.ktap"
 

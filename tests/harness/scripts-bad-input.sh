@@ -13,6 +13,9 @@ check "check.sh without ONLY runs every group" \
 	"lint harness series build guest bisect deb stress "
 check "ONLY=lint,guest runs those two" \
 	test "$(env ONLY=lint,guest "$top/scripts/check.sh" --list | tr '\n' ' ')" = "lint guest "
+check "ONLY='lint harness' (spaces) runs those two" \
+	test "$(env ONLY='lint harness' "$top/scripts/check.sh" --list | tr '\n' ' ')" = "lint harness "
+expect_fail "names no group" env ONLY=' , ' "$top/scripts/check.sh" --list
 # make checks the duration before it builds the debug kernel, also under -j
 # and -k (and whatever flags the make check that runs this test has).
 expect_fail "whole number from 30" env -u MAKEFLAGS -u MAKELEVEL \
