@@ -11,6 +11,7 @@ import json
 import os
 import re
 import statistics
+import textwrap
 
 CONFIGS = ["none", "upstream", "wbt", "nohooks"]
 COLORS = {"none": "tab:red", "upstream": "tab:blue", "wbt": "tab:green",
@@ -479,13 +480,15 @@ def aggregate(res):
     return agg
 
 
-def fmt(v):
+def fmt(v, short=False):
+    """A figure for a table; short: one significant digit less above 10
+    (the cover letter's narrow columns)."""
     if v is None:
         return "-"
     a = abs(v)
-    if a >= 1000:
+    if a >= (100 if short else 1000):
         return "%.0f" % v
-    if a >= 100:
+    if a >= (10 if short else 100):
         return "%.1f" % v
     if a >= 1:
         return "%.2f" % v
@@ -1130,6 +1133,98 @@ def write_all(res, outdir):
         f.write(md)
     print("wrote %s%s" % (os.path.join(outdir, "results.md"),
                           " and " + ", ".join(names) if names else ""))
+
+
+# The cover letter's results table (scripts/bench.sh --cover DIR): one
+# section per workload, its rows per cell: label, workload, cell ("%s":
+# every cell of the workload), metric, and the unit with its scale.  A
+# figure the run did not measure is left out.
+MS, MIBS = (1e-3, "ms"), (1 / 1024, "MiB/s")
+COVER = [
+    ("streaming writer, reader of a cold file (W1)", [
+        ("%s read p99", "W1", "%s", "read_p99_us", MS),
+        ("%s read p99.9", "W1", "%s", "read_p99.9_us", MS),
+        ("%s read max", "W1", "%s", "read_max_us", MS),
+        ("%s reader", "W1", "%s", "read_kbs", MIBS),
+        ("%s device read + write", "W1", "%s", "dev_total_kbs", MIBS)]),
+    ("read-to-pipe-async, seed 000 (W8)", [
+        ("%s read p99.99", "W8", "%s", "read_p99.99_us", MS),
+        ("%s read max", "W8", "%s", "read_max_us", MS)]),
+    ("fdatasync job, Jan Kara (W3)", [
+        ("%s reader p50", "W3", "%s", "read_p50_us", MS),
+        ("%s reader p99", "W3", "%s", "read_p99_us", MS),
+        ("%s reader max", "W3", "%s", "read_max_us", MS),
+        ("%s reader", "W3", "%s", "reader_kbs", MIBS),
+        ("%s writers", "W3", "%s", "writer_kbs", MIBS)]),
+    ("dd bs=1M, Jan Kara (W2)", [
+        ("%s", "W2", "%s", "mbps", (1, "MiB/s"))]),
+    ("dbench (W5)", [
+        ("%s", "W5", "%s", "mbps", (1, "MB/s"))]),
+    ("application start under a cp loop (W7)", [
+        ("%s start / idle start", "W7", "%s", "start_ratio", (1, "x"))]),
+    ("hooks' cost on a fast null_blk (W6)", [
+        ("4k O_DIRECT randwrite", "W6", "fast", "rand_iops", (1e-3, "kIOPS")),
+        ("buffered seq write", "W6", "fast", "seq_mbps", (1, "MiB/s"))]),
+    ("dd writers in cgroups of io.weight 1000 and 100 (W10)", [
+        ("%s heavy / light bytes", "W10", "%s", "weighted_ratio", (1, "x")),
+        ("%s total / 100:100 total", "W10", "%s", "total_rel", (1, "x")),
+        ("%s heavy reader p99 / alone", "W10", "%s", "read_p99_rel", (1, "x"))]),
+]
+COVER_COLS = [("none", "none"), ("upstream", "6.12"), ("wbt", "series")]
+
+
+def cover_text(res, name):
+    """The cover letter's results table of the run NAME (medians)."""
+    agg = aggregate(res)
+    cfgs = [c for c, _ in COVER_COLS]
+    cols = "".join("%9s" % t for _, t in COVER_COLS) + "%8s" % "/6.12"
+    # The boots behind the medians: the good ones; a failed boot is named.
+    boots = {c: sum(1 for r in good_runs(res) if r["config"] == c)
+             for c in res["invocation"]["configs"]}
+    nfail = len(res["runs"]) - len(good_runs(res))
+    planned = res["invocation"].get("repeats")
+    counts = sorted(set(boots.values()))
+    out = ["Results of bench/results/%s (scripts/bench.sh --cover):" % name,
+           "medians of %s boots per configuration%s%s." % (
+               "/".join(map(str, counts)),
+               "" if counts == [planned] else " (%s planned)" % planned,
+               ", %d failed boot(s) left out" % nfail if nfail else ""), "",
+           "%-36s%s" % ("", cols)]
+    for title, rows in COVER:
+        w = rows[0][1]
+        cells = sorted({k.split("|")[1] for c in cfgs for k in agg.get(c, {})
+                        if k.startswith(w + "|")})
+        lines = []
+        for cell in cells:
+            for lab, _, cellpat, met, (scale, unit) in rows:
+                if cellpat not in ("%s", cell):
+                    continue
+                k = "%s|%s|%s" % (w, cell, met)
+                vals = [agg.get(c, {}).get(k) for c in cfgs]
+                if not any(vals):
+                    continue
+                row = "  " + (lab % cell if "%s" in lab else lab) + " (%s)" % unit
+                row = "%-36s" % row + "".join(
+                    "%9s" % ("-" if v is None else fmt(v[0] * scale, True)) for v in vals)
+                u, b = vals[1], vals[2]
+                if u and b and u[0]:
+                    row += "%8s" % ("%.2f" % (b[0] / u[0]))
+                lines.append(row.rstrip())
+                if agg.get("nohooks", {}).get(k):
+                    lines.append("    without the hooks: %s" %
+                                 fmt(agg["nohooks"][k][0] * scale, True))
+        if lines:
+            out += [title] + lines
+    res_goals = goals(agg, res["invocation"]["workloads"])
+    counts = {v: sum(1 for g in res_goals if g[2] == v)
+              for v in ("holds", "within noise", "NO", None)}
+    out += ["", "Goals of the report: %d hold, %d within noise, %d missed, %d not measured."
+            % (counts["holds"], counts["within noise"], counts["NO"], counts[None])]
+    for g in res_goals:
+        if g[2] == "NO":
+            out += textwrap.wrap("%s: %s" % (g[0], g[1].rpartition(" = ")[2]), 74,
+                                 initial_indent="  missed: ", subsequent_indent="    ")
+    return "\n".join(out) + "\n"
 
 
 def demo_table(res):

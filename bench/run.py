@@ -173,9 +173,11 @@ def parse_args(argv):
                    help="output directory [bench/results/<date>; demo: work/bench/demo-<date>]")
     p.add_argument("--report", metavar="DIR",
                    help="only regenerate results.md and plots from DIR/results.json")
+    p.add_argument("--cover", metavar="DIR",
+                   help="only print the cover letter's results table of DIR/results.json")
     a = p.parse_args(argv)
 
-    if a.report:
+    if a.report or a.cover:
         return a
     if a.quick and a.demo:
         die("--quick and --demo exclude each other")
@@ -443,13 +445,17 @@ def run_one(a, cfg, rep, boot, idx, total, outdir, params, files):
 
 def main(argv):
     a = parse_args(argv)
-    if a.report:
-        path = os.path.join(a.report, "results.json")
+    if a.report or a.cover:
+        path = os.path.join(a.report or a.cover, "results.json")
         if not os.path.exists(path):
             die("%s not found" % path)
         with open(path) as f:
             res = json.load(f)
-        report.write_all(res, a.report)
+        if a.cover:
+            sys.stdout.write(report.cover_text(
+                res, os.path.basename(os.path.normpath(a.cover))))
+        else:
+            report.write_all(res, a.report)
         return 0
 
     for c in a.config_list:
