@@ -563,7 +563,9 @@ for _w, _m, _what in (("W1", "dev_total_kbs", "device read + write rate"),
                       ("W5", "mbps", "dbench throughput"),
                       ("W6", "rand_iops", "O_DIRECT 4k randwrite IOPS"),
                       ("W6", "seq_mbps", "buffered sequential write"),
-                      ("W8", "read_kbs", "copy rate")):
+                      ("W8", "read_kbs", "copy rate"),
+                      ("W10", "equal_total_mbs", "both cgroups' rate at 100:100"),
+                      ("W10", "weighted_total_mbs", "both cgroups' rate at 1000:100")):
     GOALS.append((_w, "*", _m, "wbt", "upstream", "ge", 0.99,
                   "%s {cell} %s: %s >= upstream's - 1 %%" % (_w, _U, _what)))
 GOALS += [
@@ -610,6 +612,10 @@ GOALS += [
      "W10 {cell} wbt: total at 1000:100 >= 95 % of the equal-weight run"),
     ("W10", "*", "read_p99_rel", "wbt", "abs", "le", 1.0,
      "W10 {cell} wbt: heavy reader p99 no worse than with the light writer alone"),
+    # Issue 14's "every workload": W10 is one, so its reader and its
+    # writers are held to 6.12's as well.
+    ("W10", "*", "weighted_read_p99_us", "wbt", "upstream", "le", 1.0,
+     "W10 {cell} %s: heavy reader p99 at 1000:100 <= upstream's" % _U),
 ]
 
 
