@@ -79,6 +79,7 @@ SHOWN = {
     "W6": ["rand_iops", "rand_cpu_us_per_io", "seq_mbps", "seq_cpu_ms_per_mb"],
 }
 SHOWN["W4"] = SHOWN["W3"]
+SHOWN["W11"] = ["read_p50_us", "read_p90_us", "read_p99_us", "read_max_us", "writer_kbs"]
 SHOWN["W7"] = ["start_idle_s", "start_busy_s", "start_ratio"]
 SHOWN["W8"] = ["read_p%s_us" % p for p in W8_PCTS] + ["read_max_us", "read_kbs", "write_kbs"]
 SHOWN["IDLE"] = ["idle_p50_us", "idle_p99_us", "floor_us"]
@@ -104,6 +105,7 @@ TITLES = {
     "W9": "W9: W1 (/w1) and W8 (/w8) through dm-linear, dm-crypt and md raid1 "
           "(PROFILE+STACK; bare: the disk itself)",
     "W10": "W10: buffered writers in cgroups of io.weight 1000 and 100 (seed 004)",
+    "W11": "W11: a reader that pauses between reads vs a rate-limited buffered writer",
     "IDLE": "Floor: unloaded 4k reads per device and boot, plus one write",
 }
 
@@ -297,7 +299,7 @@ def parse_run(raw):
             elif w == "W2":
                 cell = "%s/%s/fsync=%s" % (kv["dev"], kv["fs"], kv["fsync"])
                 add("W2|%s|mbps" % cell, float(kv["mb"]) / max(float(kv["secs"]), 0.01))
-            elif w in ("W3", "W4"):
+            elif w in ("W3", "W4", "W11"):
                 cell = kv["dev"]
                 jobs = fio_jobs(os.path.join(raw, kv["json"]))
                 rd, wr = jobs["reader"], jobs["writer"]
@@ -552,7 +554,8 @@ GOALS = [
 ]
 for _w, _mets in (("W1", ("read_p99_us", "read_p99.9_us", "read_max_us")),
                   ("W3", ("read_p50_us", "read_p99_us", "read_max_us")),
-                  ("W8", ("read_p99_us", "read_p99.9_us", "read_max_us"))):
+                  ("W8", ("read_p99_us", "read_p99.9_us", "read_max_us")),
+                  ("W11", ("read_p50_us", "read_p99_us", "read_max_us"))):
     for _m in _mets:
         GOALS.append((_w, "*", _m, "wbt", "upstream", "le", 1.0,
                       "%s {cell} %s: %s <= upstream's" % (_w, _U, _m[:-3].replace("_", " "))))
@@ -942,6 +945,9 @@ def markdown(res):
         "W6": "W6 %s s per job on a fast null_blk" % p["W6_RUNTIME"],
         "W10": "W10 %s s warm-up + %s s window per phase on %s"
                % (p.get("W10_WARMUP"), p.get("W10_SECS"), p.get("W10_DEVS")),
+        "W11": "W11 %s s, writer at %s KiB/s, 4 KiB O_DIRECT reads %s ms apart on %s"
+               % (p.get("W11_SECS"), p.get("W11_RATE_KB"), p.get("W11_THINK_MS"),
+                  p.get("W11_DEVS")),
     }
     L.append("- sizes: " + "; ".join(sizes[w] for w in inv["workloads"]))
     boots = sorted({r.get("boot", "") for r in res["runs"]})

@@ -27,7 +27,7 @@ import report
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WORK = os.environ.get("WBT_WORK", os.path.join(TOP, "work"))
 GUEST_SCRIPT = os.path.join(TOP, "bench", "guest", "wbt-bench.sh")
-WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "W10"]
+WORKLOADS = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9", "W10", "W11"]
 CONFIGS = ["none", "upstream", "wbt", "nohooks"]
 # nohooks, the patched kernel built without the hooks (CONFIG_BLK_WBT=n),
 # is the reference of the overhead workload only.
@@ -71,6 +71,10 @@ PARAMS = {
         "W9_DEVS": "ssd hdd", "W9_STACKS": "bare linear crypt_null crypt_aes raid1",
         # cgroup weights (seed 004): three phases of warm-up + window each.
         "W10_DEVS": "hdd ssd", "W10_WARMUP": 5, "W10_SECS": 20,
+        # A reader that comes and goes (one read, then a pause longer than
+        # a window) next to writeback nobody waits for: a writer slower
+        # than the device is never dirty throttled.
+        "W11_DEVS": "ssd hdd", "W11_SECS": 30, "W11_RATE_KB": 8192, "W11_THINK_MS": 250,
         "IDLE_RUNTIME": 3,
     },
 }
@@ -78,10 +82,10 @@ PARAMS["quick"] = dict(PARAMS["full"], W1_DEVS="hdd", W1_RUNTIME=20, W1_READ_MB=
                        IDLE_RUNTIME=2)
 PARAMS["demo"] = dict(PARAMS["quick"], W1_RUNTIME=30, W1_READ_MB=256)
 DEV_KEYS = ["W1_DEVS", "W2_DEVS", "W3_DEVS", "W4_DEVS", "W7_DEVS", "W8_DEVS", "W9_DEVS",
-            "W10_DEVS"]
+            "W10_DEVS", "W11_DEVS"]
 # Rough guest seconds per workload and device, for the VM timeout.
 BUDGET = {"W1": 80, "W2": 90, "W3": 50, "W4": 60, "W5": 40, "W6": 40, "W7": 90, "W8": 60,
-          "W9": 140 * 5, "W10": 120}
+          "W9": 140 * 5, "W10": 120, "W11": 50}
 IDLE_BUDGET = 10
 
 
@@ -144,7 +148,7 @@ def parse_args(argv):
     p.add_argument("--demo", action="store_true",
                    help="W1 short form, none and wbt side by side (make demo)")
     p.add_argument("--workloads", default=os.environ.get("WORKLOADS", ""),
-                   help="comma or space separated subset of W1..W10 [all; QUICK: W1]")
+                   help="comma or space separated subset of W1..W11 [all; QUICK: W1]")
     p.add_argument("--repeats", default=os.environ.get("REPEATS", ""),
                    help="boots per configuration [3]")
     p.add_argument("--configs", default=os.environ.get("CONFIGS", ""),

@@ -535,6 +535,50 @@ w34() {
 }
 
 # ---------------------------------------------------------------------------
+# W11: a reader that comes and goes.  One 4 KiB O_DIRECT read, then a pause
+# longer than a window, next to a buffered writer slower than the device:
+# it is never dirty throttled, so its writeback is what nobody waits for,
+# and every read may find the reads of the last one forgotten.
+w11() {
+	dev_open "$1" || return 1
+	fs_make || return 1
+	# Laid out and written back first, so the run starts with no backlog.
+	dd if=/dev/zero of="$MNT/rfile" bs=1M count=64 2>/dev/null
+	sync
+	job=/tmp/W11.fio
+	{
+		echo "[global]"
+		echo "ioengine=psync"
+		echo "runtime=$W11_SECS"
+		echo "time_based"
+		echo "blocksize=4096"
+		echo "directory=$MNT"
+		echo "percentile_list=25:50:75:90:99"
+		echo "[writer]"
+		echo "filename=wfile"
+		echo "readwrite=write"
+		echo "blocksize=1m"
+		echo "size=128m"
+		echo "rate=${W11_RATE_KB}k"
+		echo "[reader]"
+		echo "new_group"
+		echo "filename=rfile"
+		echo "direct=1"
+		echo "size=64m"
+		echo "readwrite=randread"
+		echo "thinktime=${W11_THINK_MS}ms"
+	} >"$job"
+	cp "$job" "$OUT/W11.fio"
+	say "W11 $LABEL: fio ${W11_SECS}s"
+	fio --output-format=json+ --output=/tmp/W11.json "$job" >/dev/null 2>/tmp/W11.err ||
+		{ say "ERROR: W11 fio failed: $(cat /tmp/W11.err)"; fs_done; return 1; }
+	keep_json /tmp/W11.json "w11-$LABEL"
+	result "W11 dev=$LABEL json=w11-$LABEL.json.gz"
+	say "W11 $LABEL: done"
+	fs_done
+}
+
+# ---------------------------------------------------------------------------
 # W5: dbench (loadfile client.txt, sent gzipped).  One argument per
 # cell: DEVICE:FS:CLIENTS, e.g. hdd:ext4:1 or ssd:xfs:4.
 w5() {
@@ -787,6 +831,7 @@ for wl in $WORKLOADS; do
 	W7) for d in $(devs $W7_DEVS); do w7 "$d" || fails=$((fails + 1)); done ;;
 	W8) for d in $(devs $W8_DEVS); do w8 "$d" || fails=$((fails + 1)); done ;;
 	W10) for d in $(devs $W10_DEVS); do w10 "$d" || fails=$((fails + 1)); done ;;
+	W11) for d in $(devs $W11_DEVS); do w11 "$d" || fails=$((fails + 1)); done ;;
 	W9) w9 || fails=$((fails + 1)) ;;
 	*) say "ERROR: unknown workload $wl"; fails=$((fails + 1)) ;;
 	esac

@@ -164,6 +164,25 @@ say(g.get("W9 hdd+crypt_null/w1 wbt vs none: fsync p99 no worse") == "holds" and
     "W9 hdd+linear/w1 wbt vs none: fsync p99 no worse" not in g,
     "W9 fsync goal on the dm-crypt cells only: 50/60 holds, 80/60 misses")
 
+# W11: the reader's latencies and the writer's rate come from the fio
+# jobs of its own file, and are judged against upstream.
+d = tempfile.mkdtemp()
+gz("w11.json.gz", {"jobs": [
+    {"jobname": "writer", "write": {"bw": 8192}},
+    {"jobname": "reader", "read": {"bw": 16, "clat_ns": {"max": 9e6, "mean": 2e6, "percentile": {
+        "25.000000": 1e6, "50.000000": 2e6, "75.000000": 3e6, "90.000000": 4e6,
+        "99.000000": 8e6}, "bins": {"2000000": 119, "9000000": 1}}}}]})
+with open(os.path.join(d, "results.txt"), "w") as f:
+    f.write("W11 dev=ssd json=w11.json.gz\n")
+m = report.parse_run(d)["metrics"]
+say(m.get("W11|ssd|read_p99_us") == [8000.0] and m.get("W11|ssd|read_max_us") == [9000.0] and
+    m.get("W11|ssd|writer_kbs") == [8192], "W11 reader latencies and writer rate (%s)" % sorted(m))
+agg = {"wbt": {"W11|ssd|read_p99_us": (9, 8.8, 9.2, 3)},
+       "upstream": {"W11|ssd|read_p99_us": (6, 5.9, 6.1, 3)}}
+g = dict((t, v) for t, _, v in report.goals(agg, ["W11"]))
+say(g.get("W11 ssd wbt vs upstream: read p99 <= upstream's") == "NO",
+    "W11 reader p99 against upstream's: 1.5x misses (%s)" % g)
+
 # A run of W9 alone has no shared boot: its setup must not give the
 # shared boot's memory as if one had run.
 with open("results/20261203-143937/results.json") as f:
