@@ -927,8 +927,9 @@ def markdown(res):
               % (p["W1_WRITE_MB"], p["W1_WRITE_MB"] * 1048576.0 / inv["dirty_bytes"],
                  p["W1_READ_MB"], p["W1_BS"], p["W1_RUNTIME"], p["W1_DEVS"]),
         "W7": "W7 tree of %s files, %s starts idle and %s under a cp loop of a %s MiB file, "
-              "on %s" % (p.get("W7_FILES"), p.get("W7_STARTS"), p.get("W7_STARTS"),
-                         p.get("W7_BIG_MB"), p.get("W7_DEVS")),
+              "on %s (%s MiB devices)"
+              % (p.get("W7_FILES"), p.get("W7_STARTS"), p.get("W7_STARTS"),
+                 p.get("W7_BIG_MB"), p.get("W7_DEVS"), p.get("W7_DEV_MB", 2048)),
         "W8": "W8 cold file of %s MiB on %s" % (p.get("W8_MB"), p.get("W8_DEVS")),
         "W9": "W9 W1's and W8's sizes through %s on %s, in boots of their own (%s MiB)"
               % (p.get("W9_STACKS"), p.get("W9_DEVS"),

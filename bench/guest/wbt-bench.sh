@@ -54,14 +54,15 @@ VIRTIO=$(find_disk virtio)
 # size.
 
 # qdev_create PROFILE [NAME]: create a null_blk device of PROFILE (a line
-# of qdev_profiles) named NAME [bench_PROFILE] and print its disk name.
-# Returns 2 when the kernel's null_blk has no FIFO latency model (the
-# profile needs it), 1 on other errors.
+# of qdev_profiles) named NAME [bench_PROFILE] and print its disk name,
+# of QDEV_MB MiB if set.  Returns 2 when the kernel's null_blk has no FIFO
+# latency model (the profile needs it), 1 on other errors.
 qdev_create() {
 	case $1 in
 	fast) size=4096 ;;
 	*) size=2048 ;;
 	esac
+	size=${QDEV_MB:-$size}
 	make_qdev "${2:-bench_$1}" "$1" size="$size" >&2
 	rc=$?
 	if [ "$rc" -ne 0 ]; then
@@ -617,7 +618,11 @@ w7_start() {
 }
 
 w7() {
-	dev_open "$1" || return 1
+	QDEV_MB=$W7_DEV_MB
+	dev_open "$1"
+	rc=$?
+	QDEV_MB=
+	[ "$rc" = 0 ] || return 1
 	fs_make || return 1
 	say "W7 $LABEL: tree of $W7_FILES files, bigfile ${W7_BIG_MB} MiB"
 	i=0
