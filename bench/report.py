@@ -204,8 +204,34 @@ def w1_stat(path, r0, r1):
     return {"read_secs": round(r1 - r0, 2), "pts": sorted(pts)}
 
 
-def parse_run(raw):
-    """Metrics, latency histograms and guest facts of one guest run."""
+def line_workload(tok):
+    """The workload a line of results.txt belongs to; None for the idle
+    reads, which belong to the device."""
+    if tok[0] == "IDLE":
+        return None
+    if tok[0] == "TIME":
+        return tok[1] if len(tok) > 1 else ""
+    return "W1" if tok[0] == "W1SLOW" else tok[0]
+
+
+def finished_workloads(raw):
+    """The workloads whose TIME line says they finished without a failure
+    (ok=1), in order; older guests wrote no ok= and count as none."""
+    out = []
+    try:
+        with open(os.path.join(raw, "results.txt"), errors="replace") as f:
+            for ln in f:
+                tok = ln.split()
+                if len(tok) >= 2 and tok[0] == "TIME" and "ok=1" in tok[2:]:
+                    out.append(tok[1])
+    except OSError:
+        pass
+    return out
+
+
+def parse_run(raw, keep=None):
+    """Metrics, latency histograms and guest facts of one guest run; with
+    keep, a list of workloads, only theirs (and the idle reads)."""
     rec = {"metrics": {}, "cdf": {}, "meta": {}, "notes": []}
     m, cdf = rec["metrics"], rec["cdf"]
 
@@ -227,6 +253,8 @@ def parse_run(raw):
         lines = [ln.split() for ln in f if ln.strip()]
     w10 = {}
     for tok in lines:
+        if keep is not None and line_workload(tok) not in keep + [None]:
+            continue
         w, kv = tok[0], dict(t.split("=", 1) for t in tok[1:] if "=" in t)
         # W9 runs W1's and W8's code through a stack: "W9 sub=W1 dev=hdd+linear"
         # is W9's cell hdd+linear/w1.
@@ -458,7 +486,10 @@ def run_derived(res, r):
 
 
 def good_runs(res):
-    return [r for r in res["runs"] if r.get("ok", True)]
+    """The runs behind the medians: the good ones, and of a failed boot the
+    workloads it finished before it failed ("kept"; parse_run left out the
+    others)."""
+    return [r for r in res["runs"] if r.get("ok", True) or r.get("kept")]
 
 
 def samples(res, cfg):
@@ -984,8 +1015,12 @@ def markdown(res):
                      % (c, want, ", ".join(off)))
     bad = [r for r in res["runs"] if not r["ok"]]
     for r in bad:
-        L.append("- **run %s-r%d%s FAILED** (exit %s), kept out of the medians: %s" % (
+        L.append("- **run %s-r%d%s FAILED** (exit %s), %s: %s" % (
             r["config"], r["repeat"], r.get("boot", ""), r["rc"],
+            "its finished workloads %s kept in the medians, the others (%s) lost" % (
+                " ".join(r["kept"]), " ".join(w for w in r.get("workloads", [])
+                                              if w not in r["kept"]) or "none")
+            if r.get("kept") else "kept out of the medians",
             "; ".join(([r["reason"]] if r.get("reason") else []) + r["notes"]) or
             "no reason recorded"))
     L.append("")
@@ -1195,13 +1230,16 @@ def cover_text(res, name):
     boots = {c: sum(1 for r in good_runs(res) if r["config"] == c)
              for c in res["invocation"]["configs"]}
     nfail = len(res["runs"]) - len(good_runs(res))
+    npart = sum(1 for r in good_runs(res) if not r.get("ok", True))
     planned = res["invocation"].get("repeats")
     counts = sorted(set(boots.values()))
     out = ["Results of bench/results/%s (scripts/bench.sh --cover):" % name,
            "medians of %s boots per configuration%s%s." % (
                "/".join(map(str, counts)),
                "" if counts == [planned] else " (%s planned)" % planned,
-               ", %d failed boot(s) left out" % nfail if nfail else ""), "",
+               (", %d failed boot(s) left out" % nfail if nfail else "") +
+               (", %d failed boot(s) with only the workloads it finished" % npart
+                if npart else "")), "",
            "%-36s%s" % ("", cols)]
     for title, rows in COVER:
         w = rows[0][1]

@@ -443,11 +443,23 @@ def run_one(a, cfg, rep, boot, idx, total, outdir, params, files):
             [t for t in tail if "timed out" in t or "Kernel panic" in t] or \
             ["exit %d; last console line: %s" % (rc, tail[-1] if tail else "none")]
         rec["reason"] = "; ".join(why[:3])
+        # The guest sends its results after each workload: what it finished
+        # without a failure before the boot failed still counts.
+        done = report.finished_workloads(raw)
+        part = report.parse_run(raw, keep=done) if done else None
+        if part and not part["notes"]:
+            for k in ("metrics", "cdf", "w1stat", "slow"):
+                rec.pop(k, None)
+            rec.update((k, v) for k, v in part.items() if k not in ("meta", "notes"))
+            rec["kept"] = done
     if not rec["ok"]:
         log("run %d/%d: %s r%d%s FAILED (exit %d); last console lines:"
             % (idx, total, cfg, rep, suffix, rc))
         for t in tail:
             print("    " + t)
+        if rec.get("kept"):
+            log("run %d/%d: %s r%d%s: the results of %s, finished before, are kept"
+                % (idx, total, cfg, rep, suffix, " ".join(rec["kept"])))
     else:
         log("run %d/%d: %s r%d%s done in %.0f s" % (idx, total, cfg, rep, suffix, secs))
     return rec

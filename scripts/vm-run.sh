@@ -169,12 +169,23 @@ if [ -n "$outdir" ]; then
 	# Files sent back by guest/lib.sh's send_file, base64 between markers;
 	# the kernel's messages in between are not part of the file.  A file
 	# that does not decode is reported, and the run goes on to its checks.
+	# A file may come more than once (a guest sends what it has so far):
+	# each copy goes to NAME.part and replaces NAME only once it is whole,
+	# so a guest that dies while sending leaves the previous copy.
 	TS="^$PRINTK_TS_RE" awk -v dir="$outdir" '
-		/^WBT-FILE-BEGIN / { f = dir "/" $2; cmd = "base64 -d > \"" f "\""; next }
-		/^WBT-FILE-END/ { close(cmd); cmd = ""; next }
+		/^WBT-FILE-BEGIN / { f = dir "/" $2; cmd = "base64 -d > \"" f ".part\""; next }
+		/^WBT-FILE-END/ {
+			if (cmd != "" && close(cmd) == 0)
+				system("mv -f \"" f ".part\" \"" f "\"")
+			cmd = ""; next }
 		cmd != "" && $0 ~ ENVIRON["TS"] { next }
 		cmd != "" { print | cmd }' "$tmp/console" ||
 		log "vm[$name]: WARNING: a file the guest sent back did not decode (log: $logf)"
+	for p in "$outdir"/*.part; do
+		[ -e "$p" ] || continue
+		log "vm[$name]: WARNING: ${p##*/}: the guest stopped while sending it, or it did not decode; dropped"
+		rm -f "$p"
+	done
 fi
 
 bad=$(console_splats "$logf")

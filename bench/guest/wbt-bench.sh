@@ -808,10 +808,34 @@ w6() {
 }
 
 # ---------------------------------------------------------------------------
+# Send back what is new in $OUT since the last call, and results.txt and
+# meta.txt, which grow: after each workload, so that a boot that dies later
+# (the OOM killer, a hang, a panic) still returns the workloads it finished.
+# Console messages are held back while the base64 streams are written so
+# they cannot interleave with them; dmesg is checked for problems at the
+# end.  The host keeps the last copy of a file that arrived whole.
+SENT=/tmp/bench-sent
+mkdir -p "$SENT"
+send_out() {
+	lvl=$(cut -f1 /proc/sys/kernel/printk)
+	echo 1 >/proc/sys/kernel/printk
+	for f in "$OUT"/*; do
+		b=${f##*/}
+		case $b in
+		results.txt | meta.txt) ;;
+		*) [ -e "$SENT/$b" ] && continue ;;
+		esac
+		send_file "$f"
+		: >"$SENT/$b"
+	done
+	echo "$lvl" >/proc/sys/kernel/printk
+}
+
 fails=0
 for wl in $WORKLOADS; do
 	WL=$wl
 	wl_t0=$(now)
+	wl_fails=$fails
 	# shellcheck disable=SC2086 # device lists are space separated
 	case $wl in
 	W1)
@@ -842,18 +866,12 @@ for wl in $WORKLOADS; do
 	esac
 	t=$(elapsed "$wl_t0" "$(now)")
 	say "$wl finished in $t s"
-	result "TIME $wl secs=$t"
+	# ok=1: the workload finished without a failure; bench/run.py keeps
+	# such a workload's results from a boot that fails later.
+	result "TIME $wl secs=$t ok=$([ "$fails" = "$wl_fails" ] && echo 1 || echo 0)"
+	send_out
 done
 
-# Send the results back.  Console messages are held back while the base64
-# streams are written so they cannot interleave with them; dmesg is checked
-# for problems afterwards.
-lvl=$(cut -f1 /proc/sys/kernel/printk)
-echo 1 >/proc/sys/kernel/printk
-for f in "$OUT"/*; do
-	send_file "$f"
-done
-echo "$lvl" >/proc/sys/kernel/printk
 dmesg | tail -n 50 | grep -E 'BUG:|WARNING:|Oops' || true
 say "done, $fails failure(s)"
 [ "$fails" = 0 ]

@@ -2,9 +2,10 @@
 # bench/report.py's metrics on made-up runs whose answers are known: the
 # three-way verdict, failed runs kept out of the medians, the W1 device
 # rates over the common window, the floor of a queueing profile, W9's
-# stacked cells against the bare disk, W9's boot of its own, and the
-# shuffled run order of bench/run.py (recorded seed, every configuration
-# once per round, bad SEED and PROFILES refused).
+# stacked cells against the bare disk, W9's boot of its own, a failed
+# boot's finished workloads kept, and the shuffled run order of
+# bench/run.py (recorded seed, every configuration once per round, bad
+# SEED and PROFILES refused).
 set -u
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -182,6 +183,38 @@ agg = {"wbt": {"W11|ssd|read_p99_us": (9, 8.8, 9.2, 3)},
 g = dict((t, v) for t, _, v in report.goals(agg, ["W11"]))
 say(g.get("W11 ssd wbt vs upstream: read p99 <= upstream's") == "NO",
     "W11 reader p99 against upstream's: 1.5x misses (%s)" % g)
+
+# A boot that fails keeps what it finished: W2 ended with ok=1, W7 with a
+# failure (ok=0), and the OOM killer ended W5 before its TIME line.  Only
+# W2's results are kept, in the medians, and the report names the loss.
+d = tempfile.mkdtemp()
+with open(os.path.join(d, "results.txt"), "w") as f:
+    f.write("W2 dev=ssd fs=ext4 fsync=0 mb=100 secs=2\n"
+            "TIME W2 secs=10.00 ok=1\n"
+            "W7 dev=ssd idle=1,1,1 busy=4,4,4\n"
+            "TIME W7 secs=20.00 ok=0\n"
+            "W5 dev=ssd fs=xfs clients=1 mbps=40\n")
+done = report.finished_workloads(d)
+kept = report.parse_run(d, keep=done)["metrics"]
+say(done == ["W2"] and sorted(kept) == ["W2|ssd/ext4/fsync=0|mbps", "time|W2|secs"],
+    "a failed boot keeps only the workloads that finished with ok=1 (%s, %s)"
+    % (done, sorted(kept)))
+full = report.parse_run(d)["metrics"]
+say("W5|ssd/xfs/1cl|mbps" in full and "W7|ssd|start_ratio" in full,
+    "without keep, every workload's lines are read (%s)" % sorted(full))
+ok_run = {"config": "wbt", "repeat": 1, "ok": True, "rc": 0, "notes": [],
+          "metrics": {"W2|ssd/ext4/fsync=0|mbps": [40.0], "W7|ssd|start_ratio": [2.0]},
+          "cdf": {}, "meta": {}, "workloads": ["W2", "W7", "W5"]}
+part = dict(ok_run, repeat=2, ok=False, rc=1, reason="exit 137", kept=done,
+            metrics=kept)
+lost = dict(ok_run, repeat=3, ok=False, rc=1, reason="exit 137",
+            metrics={"W2|ssd/ext4/fsync=0|mbps": [1.0]})
+res = {"invocation": {"configs": ["wbt"]}, "runs": [ok_run, part, lost]}
+agg = report.aggregate(res)["wbt"]
+say(agg["W2|ssd/ext4/fsync=0|mbps"][3] == 2 and agg["W7|ssd|start_ratio"][3] == 1,
+    "medians: W2 of the good and the kept boot, W7 of the good one only (%s)" % agg)
+say(report.finished_workloads(tempfile.mkdtemp()) == [],
+    "no results.txt: nothing finished")
 
 # A run of W9 alone has no shared boot: its setup must not give the
 # shared boot's memory as if one had run.
