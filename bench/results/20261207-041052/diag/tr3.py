@@ -1,21 +1,32 @@
-import gzip, re, sys
+import gzip
+import re
+import sys
+
+# Per device of each boot: the windows, the mean writes in flight at a
+# window's end (wbt_timer), and the share of windows per step and verdict.
+TIMER = re.compile(r' (\d+\.\d+): wbt_timer: (\S+): status=(\d+), '
+                   r'step=(-?\d+), inflight=(\d+)')
+
+
+def share(counts, n):
+    return ' '.join('%d:%d%%' % (k, 100 * c / n) for k, c in sorted(counts.items()))
+
+
 for d in sys.argv[1:]:
     ev = []
     for line in gzip.open(d + '/trace.gz', 'rt'):
-        m = re.search(r' (\d+\.\d+): wbt_timer: (\S+): status=(\d+), step=(-?\d+), inflight=(\d+)', line)
+        m = TIMER.search(line)
         if m:
-            ev.append((float(m.group(1)), m.group(2), int(m.group(3)), int(m.group(4)), int(m.group(5))))
-    names = {}
-    for e in ev: names[e[1]] = names.get(e[1], 0) + 1
-    for name in names:
+            ev.append((float(m.group(1)), m.group(2), int(m.group(3)),
+                       int(m.group(4)), int(m.group(5))))
+    for name in sorted({e[1] for e in ev}):
         w = [e for e in ev if e[1] == name]
-        if len(w) < 20: continue
-        t0, t1 = w[0][0], w[-1][0]
-        steps = {}; st = {}
+        if len(w) < 20:
+            continue
+        steps, verdicts = {}, {}
         for e in w:
             steps[e[3]] = steps.get(e[3], 0) + 1
-            st[e[2]] = st.get(e[2], 0) + 1
+            verdicts[e[2]] = verdicts.get(e[2], 0) + 1
         print('%s %s: %d windows over %.1f s, mean in flight %.2f, steps %s, status %s' % (
-            d, name, len(w), t1 - t0, sum(e[4] for e in w) / len(w),
-            ' '.join('%d:%d%%' % (s, 100 * c / len(w)) for s, c in sorted(steps.items())),
-            ' '.join('%d:%d%%' % (s, 100 * c / len(w)) for s, c in sorted(st.items()))))
+            d, name, len(w), w[-1][0] - w[0][0], sum(e[4] for e in w) / len(w),
+            share(steps, len(w)), share(verdicts, len(w))))
