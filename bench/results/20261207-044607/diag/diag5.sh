@@ -10,7 +10,7 @@ mkdir -p /run/out
 		if [ -d "$d" ]; then
 			w=""
 			for p in $(pidof fio); do
-				w="$w $(cat /proc/$p/wchan 2>/dev/null):$(cut -d' ' -f3 /proc/$p/stat 2>/dev/null)"
+				w="$w $(cat "/proc/$p/wchan" 2>/dev/null):$(cut -d' ' -f3 "/proc/$p/stat" 2>/dev/null)"
 			done
 			echo "$(cut -d' ' -f1 /proc/uptime) inflight=$(cat $d/inflight) ra=$(cat $d/reads_active)$w"
 			cat $d/stats > /run/out/stats.txt
