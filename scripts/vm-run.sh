@@ -173,7 +173,10 @@ if [ -n "$outdir" ]; then
 	# each copy goes to NAME.part and replaces NAME only once it is whole,
 	# so a guest that dies while sending leaves the previous copy.
 	TS="^$PRINTK_TS_RE" awk -v dir="$outdir" '
-		/^WBT-FILE-BEGIN / { f = dir "/" $2; cmd = "base64 -d > \"" f ".part\""; next }
+		/^WBT-FILE-BEGIN / {
+			if (cmd != "")
+				close(cmd)	# the copy before it was cut short
+			f = dir "/" $2; cmd = "base64 -d > \"" f ".part\""; next }
 		/^WBT-FILE-END/ {
 			if (cmd != "" && close(cmd) == 0)
 				system("mv -f \"" f ".part\" \"" f "\"")
