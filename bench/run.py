@@ -305,7 +305,8 @@ def workload_devs(params, w):
 
 def record_cand(a, outdir):
     """Write the candidate's change against the wbt branch to DIR/cand.diff,
-    when cand is the flavour built from work/linux-cand."""
+    when cand is the flavour built from work/linux-cand, and work/linux's
+    changes not committed to the branch, if any, to DIR/wbt.diff."""
     if a.kernel_cand != CAND:
         log("cand: kernel %s (not the cand flavour: no cand.diff)" % a.kernel_cand)
         return
@@ -320,6 +321,19 @@ def record_cand(a, outdir):
         f.write(out.stdout)
     log("cand: %s (%d diff lines against the wbt branch)"
         % (os.path.join(outdir, "cand.diff"), out.stdout.count("\n")))
+    # The wbt kernel is built from work/linux's tree, which may hold
+    # changes not committed to the branch: cand.diff does not show them.
+    wtree = os.path.join(WORK, "linux")
+    dirty = subprocess.run(["git", "-C", wtree, "diff", "wbt", "--"], stdout=subprocess.PIPE,
+                           text=True, errors="replace")
+    if dirty.returncode != 0:
+        die("wbt: git diff in %s failed" % wtree)
+    if dirty.stdout.strip():
+        with open(os.path.join(outdir, "wbt.diff"), "w") as f:
+            f.write(dirty.stdout)
+        log("NOTE: work/linux differs from the wbt branch (%d diff lines): the wbt kernel may "
+            "hold those changes, which cand.diff does not show; kept in %s"
+            % (dirty.stdout.count("\n"), os.path.join(outdir, "wbt.diff")))
 
 
 def workloads_of(a, cfg):
