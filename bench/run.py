@@ -80,7 +80,7 @@ PARAMS = {
         # A reader that comes and goes (one read, then a pause longer than
         # a window) next to writeback nobody waits for: a writer slower
         # than the device is never dirty throttled.
-        "W11_DEVS": "ssd hdd", "W11_SECS": 30, "W11_RATE_KB": 8192, "W11_THINK_MS": 250,
+        "W11_DEVS": "ssd hdd", "W11_SECS": 90, "W11_RATE_KB": 8192, "W11_THINK_MS": 250,
         "IDLE_RUNTIME": 3,
     },
 }
@@ -91,7 +91,7 @@ DEV_KEYS = ["W1_DEVS", "W2_DEVS", "W3_DEVS", "W4_DEVS", "W7_DEVS", "W8_DEVS", "W
             "W10_DEVS", "W11_DEVS"]
 # Rough guest seconds per workload and device, for the VM timeout.
 BUDGET = {"W1": 80, "W2": 90, "W3": 50, "W4": 60, "W5": 40, "W6": 40, "W7": 90, "W8": 60,
-          "W9": 140 * 5, "W10": 120, "W11": 50}
+          "W9": 140 * 5, "W10": 120, "W11": 110}
 IDLE_BUDGET = 10
 
 
