@@ -910,6 +910,8 @@ def markdown(res):
         m = first_meta(res, c)
         L.append("- **%s**: %s; kernel `%s` (%s)"
                  % (c, describe(c), kernel_of(inv, c), m.get("kernel", "?")))
+    L.append("- series of the wbt kernel: %s"
+             % inv.get("series", "not recorded (run before bench/run.py recorded it)"))
     if inv["kernels"]["wbt"] == inv["kernels"]["upstream"]:
         L.append("- **NOTE: development run: every configuration ran the same kernel, `%s`**;"
                  " none differs only by the knob set to 0." % inv["kernels"]["wbt"])
@@ -1275,6 +1277,47 @@ def cover_text(res, name):
         if g[2] == "NO":
             out += textwrap.wrap("%s: %s" % (g[0], g[1].rpartition(" = ")[2]), 74,
                                  initial_indent="  missed: ", subsequent_indent="    ")
+    return "\n".join(out) + "\n"
+
+
+def standing_text(runs):
+    """Where each goal stands over RUNS, [(name, results)] of one series:
+    every goal of GOALS with its verdict in the newest run (by its date)
+    that measured it.  Runs that record different series are refused: a
+    verdict of one series next to another's would describe neither."""
+    runs = sorted(runs, key=lambda nr: nr[1]["invocation"]["date"])
+    series = {}
+    for name, res in runs:
+        series.setdefault(res["invocation"].get("series"), []).append(name)
+    recorded = [s for s in series if s and not s.startswith("not recorded")]
+    if len(recorded) > 1:
+        raise ValueError("runs of different series: " + "; ".join(
+            "%s: %s" % (", ".join(series[s]), s) for s in recorded))
+    rows, order = {}, []
+    for name, res in runs:
+        for goal, meas, v in goals(aggregate(res), res["invocation"]["workloads"]):
+            if goal not in rows:
+                order.append(goal)
+            # A run that did not measure a goal keeps the older verdict.
+            if v is not None or goal not in rows:
+                rows[goal] = (meas, v, name)
+    out = ["Where each goal stands (scripts/bench.sh --standing): for each goal, the newest "
+           "of these runs that measured it.", ""]
+    for name, res in runs:
+        inv = res["invocation"]
+        out.append("- `%s`: %s on %s, %d boot(s) per configuration; series: %s"
+                   % (name, " ".join(inv["workloads"]),
+                      " ".join(inv.get("profiles") or ["every device"]), inv["repeats"],
+                      inv.get("series") or "not recorded"))
+    counts = {v: sum(1 for g in order if rows[g][1] == v)
+              for v in ("holds", "within noise", "NO", None)}
+    out += ["", "%d goals: %d hold, %d within noise, %d missed, %d not measured." % (
+        len(order), counts["holds"], counts["within noise"], counts["NO"], counts[None]),
+        "", "| goal | measured | verdict | run |", "|---|---|---|---|"]
+    for g in order:
+        meas, v, name = rows[g]
+        shown = "**NO**" if v == "NO" else v or "not measured"
+        out.append("| %s | %s | %s | `%s` |" % (g, meas, shown, name))
     return "\n".join(out) + "\n"
 
 

@@ -185,9 +185,14 @@ def parse_args(argv):
                    help="only regenerate results.md and plots from DIR/results.json")
     p.add_argument("--cover", metavar="DIR",
                    help="only print the cover letter's results table of DIR/results.json")
+    p.add_argument("--standing", metavar="DIR", nargs="+",
+                   help="only print where each goal stands over the runs DIR... of one "
+                   "series: each goal's verdict in the newest run that measured it")
     a = p.parse_args(argv)
 
-    if a.report or a.cover:
+    if sum(1 for x in (a.report, a.cover, a.standing) if x) > 1:
+        die("--report, --cover and --standing exclude each other")
+    if a.report or a.cover or a.standing:
         return a
     if a.quick and a.demo:
         die("--quick and --demo exclude each other")
@@ -479,14 +484,52 @@ def run_one(a, cfg, rep, boot, idx, total, outdir, params, files):
     return rec
 
 
+def load_results(d):
+    path = os.path.join(d, "results.json")
+    if not os.path.exists(path):
+        die("%s not found" % path)
+    with open(path) as f:
+        try:
+            return json.load(f)
+        except ValueError as e:
+            die("%s: not a results file (%s)" % (path, e))
+
+
+def series_of():
+    """The series the wbt kernel is built from: the sha256 of patches/
+    (the series file and its patches) that scripts/apply-series.sh last
+    applied, work/linux's HEAD and whether work/linux has changes not
+    committed there (the kernel may hold them).  HEAD differs from the
+    stamp's commit when work/linux has commits not yet exported."""
+    try:
+        with open(os.path.join(WORK, "linux.wbt.stamp")) as f:
+            sums = f.read().split()
+    except OSError:
+        return "not recorded (no work/linux.wbt.stamp)"
+    tree = os.path.join(WORK, "linux")
+    head = subprocess.run(["git", "-C", tree, "rev-parse", "HEAD"], stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, text=True)
+    if len(sums) != 2 or head.returncode != 0:
+        return "not recorded (work/linux.wbt.stamp or work/linux unreadable)"
+    head = head.stdout.strip()
+    dirty = subprocess.run(["git", "-C", tree, "diff", "--quiet", "HEAD", "--"]).returncode
+    return "patches %s, work/linux %s%s%s" % (
+        sums[0][:12], head[:12],
+        "" if head == sums[1] else " (applied at %s)" % sums[1][:12],
+        {0: "", 1: " with uncommitted changes"}.get(dirty, " (git diff failed)"))
+
+
 def main(argv):
     a = parse_args(argv)
+    if a.standing:
+        runs = [(os.path.basename(os.path.normpath(d)), load_results(d)) for d in a.standing]
+        try:
+            sys.stdout.write(report.standing_text(runs))
+        except ValueError as e:
+            die(str(e))
+        return 0
     if a.report or a.cover:
-        path = os.path.join(a.report or a.cover, "results.json")
-        if not os.path.exists(path):
-            die("%s not found" % path)
-        with open(path) as f:
-            res = json.load(f)
+        res = load_results(a.report or a.cover)
         if a.cover:
             sys.stdout.write(report.cover_text(
                 res, os.path.basename(os.path.normpath(a.cover))))
@@ -546,6 +589,7 @@ def main(argv):
             "accel": accel, "seed": a.seed_value, "profiles": a.profile_list,
             "order": ["%s-r%d%s" % (c, r, b[0]) for c, r, b in plan],
             "host_load_start": [round(x, 2) for x in os.getloadavg()],
+            "series": series_of(),
         },
         "runs": [],
     }

@@ -7,9 +7,6 @@
 set -u
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
-py=python3
-[ -x /usr/bin/python3 ] && py=/usr/bin/python3
-export PYTHONDONTWRITEBYTECODE=1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 g() { git -C "$1" -c user.name=t -c user.email=t@t "${@:2}"; }

@@ -9,9 +9,6 @@
 set -u
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
-py=python3
-[ -x /usr/bin/python3 ] && py=/usr/bin/python3
-export PYTHONDONTWRITEBYTECODE=1
 pyout=$(cd "$top/bench" && "$py" - <<'PY'
 import report
 

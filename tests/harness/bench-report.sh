@@ -8,10 +8,8 @@ set -u
 src=$top/bench/results/20261201-010137/results.json
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-py=python3
-[ -x /usr/bin/python3 ] && py=/usr/bin/python3
 cp "$src" "$tmp/"
-PYTHONDONTWRITEBYTECODE=1 "$py" "$top/bench/run.py" --report "$tmp" >/dev/null 2>&1
+"$py" "$top/bench/run.py" --report "$tmp" >/dev/null 2>&1
 md=$tmp/results.md
 check "results.md written" test -s "$md"
 check "goals table has the W1 hdd p99.9 goal" \
@@ -20,7 +18,7 @@ check "goals table has the W1 hdd p99 goal that was a kselftest" \
 	grep -q '^| W1 hdd wbt vs none: read p99 at least 1.5x lower | wbt/none = ' "$md"
 check "plots written" test -s "$tmp/cdf-w1-hdd.png"
 # The median of read + write must equal the median of the per-run sums.
-want=$(PYTHONDONTWRITEBYTECODE=1 "$py" - "$src" <<'PY'
+want=$("$py" - "$src" <<'PY'
 import json, statistics, sys
 res = json.load(open(sys.argv[1]))
 s = [a + b for r in res["runs"] if r["config"] == "wbt"
@@ -32,6 +30,6 @@ check "read + write rate of wbt on hdd is the median of the per-run sums ($want)
 	grep -q "^| hdd | read + write rate (KB/s) | .* | $want (" "$md"
 check "bounds section names the target read back from the device" \
 	grep -q 'misses the target (75.0 ms here)' "$md"
-out=$(PYTHONDONTWRITEBYTECODE=1 "$py" "$top/bench/run.py" --report "$tmp/nosuch" 2>&1)
+out=$("$py" "$top/bench/run.py" --report "$tmp/nosuch" 2>&1)
 check "missing results.json is refused" grep -q 'not found' <<<"$out"
 exit "$fails"

@@ -4,6 +4,11 @@
 # shellcheck disable=SC2034 # used by the sourcing test
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 fails=0
+# The bench's Python, as scripts/bench.sh picks it, writing no bytecode
+# into the tree.
+py=python3
+[ -x /usr/bin/python3 ] && py=/usr/bin/python3
+export PYTHONDONTWRITEBYTECODE=1
 
 # check DESCRIPTION CMD...: CMD must succeed.
 check() {
