@@ -736,17 +736,24 @@ def goal_cells(agg, w, which):
     return cells
 
 
-def goals(agg, workloads):
-    """[(goal, measured, verdict)] for the workloads that ran, from GOALS."""
+def goal_rows(agg, workloads, cellless=True):
+    """[(index in GOALS, goal, measured, verdict)] for the workloads that
+    ran; a goal none of whose cells ran is one "not measured" row, or with
+    cellless=False no row."""
     out = []
-    for w, which, met, cfg, ref, op, factor, text in GOALS:
+    for i, (w, which, met, cfg, ref, op, factor, text) in enumerate(GOALS):
         if w not in workloads:
             continue
         cells = goal_cells(agg, w, which)
-        for cell in cells or ["-"]:
+        for cell in cells or (["-"] if cellless else []):
             meas, v = verdict(agg, cfg, ref, "%s|%s|%s" % (w, cell, met), op, factor)
-            out.append((text.format(cell=cell).replace(" -:", ":"), meas, v))
+            out.append((i, text.format(cell=cell).replace(" -:", ":"), meas, v))
     return out
+
+
+def goals(agg, workloads):
+    """[(goal, measured, verdict)] for the workloads that ran, from GOALS."""
+    return [r[1:] for r in goal_rows(agg, workloads)]
 
 
 def knob_usec(meta, cell):
@@ -910,8 +917,7 @@ def markdown(res):
         m = first_meta(res, c)
         L.append("- **%s**: %s; kernel `%s` (%s)"
                  % (c, describe(c), kernel_of(inv, c), m.get("kernel", "?")))
-    L.append("- series of the wbt kernel: %s"
-             % inv.get("series", "not recorded (run before bench/run.py recorded it)"))
+    L.append("- series of the wbt kernel: %s" % (inv.get("series") or "not recorded"))
     if inv["kernels"]["wbt"] == inv["kernels"]["upstream"]:
         L.append("- **NOTE: development run: every configuration ran the same kernel, `%s`**;"
                  " none differs only by the knob set to 0." % inv["kernels"]["wbt"])
@@ -1282,25 +1288,25 @@ def cover_text(res, name):
 
 def standing_text(runs):
     """Where each goal stands over RUNS, [(name, results)] of one series:
-    every goal of GOALS with its verdict in the newest run (by its date)
-    that measured it.  Runs that record different series are refused: a
-    verdict of one series next to another's would describe neither."""
-    runs = sorted(runs, key=lambda nr: nr[1]["invocation"]["date"])
+    every goal of GOALS that some run measured, with its verdict in the
+    newest run (by the date it started, then by name) that measured it.
+    Runs that record different series are refused (ValueError): a verdict
+    of one series next to another's would describe neither.  Runs that
+    record none are taken, and named as checked by hand."""
+    runs = sorted(runs, key=lambda nr: (nr[1]["invocation"]["date"], nr[0]))
     series = {}
     for name, res in runs:
         series.setdefault(res["invocation"].get("series"), []).append(name)
-    recorded = [s for s in series if s and not s.startswith("not recorded")]
+    recorded = [x for x in series if x]
     if len(recorded) > 1:
         raise ValueError("runs of different series: " + "; ".join(
-            "%s: %s" % (", ".join(series[s]), s) for s in recorded))
-    rows, order = {}, []
+            "%s: %s" % (", ".join(series[x]), x) for x in recorded))
+    rows = {}
     for name, res in runs:
-        for goal, meas, v in goals(aggregate(res), res["invocation"]["workloads"]):
-            if goal not in rows:
-                order.append(goal)
+        for i, goal, meas, v in goal_rows(aggregate(res), res["invocation"]["workloads"], False):
             # A run that did not measure a goal keeps the older verdict.
             if v is not None or goal not in rows:
-                rows[goal] = (meas, v, name)
+                rows[goal] = (i, meas, v, name)
     out = ["Where each goal stands (scripts/bench.sh --standing): for each goal, the newest "
            "of these runs that measured it.", ""]
     for name, res in runs:
@@ -1309,13 +1315,17 @@ def standing_text(runs):
                    % (name, " ".join(inv["workloads"]),
                       " ".join(inv.get("profiles") or ["every device"]), inv["repeats"],
                       inv.get("series") or "not recorded"))
-    counts = {v: sum(1 for g in order if rows[g][1] == v)
+    if series.get(None) and recorded:
+        out += ["", "Runs that record no series, taken as the series of the others without a "
+                "check: %s." % ", ".join(series[None])]
+    order = sorted(rows, key=lambda g: rows[g][0])
+    counts = {v: sum(1 for g in order if rows[g][2] == v)
               for v in ("holds", "within noise", "NO", None)}
     out += ["", "%d goals: %d hold, %d within noise, %d missed, %d not measured." % (
         len(order), counts["holds"], counts["within noise"], counts["NO"], counts[None]),
         "", "| goal | measured | verdict | run |", "|---|---|---|---|"]
     for g in order:
-        meas, v, name = rows[g]
+        _, meas, v, name = rows[g]
         shown = "**NO**" if v == "NO" else v or "not measured"
         out.append("| %s | %s | %s | `%s` |" % (g, meas, shown, name))
     return "\n".join(out) + "\n"

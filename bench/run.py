@@ -484,45 +484,44 @@ def run_one(a, cfg, rep, boot, idx, total, outdir, params, files):
     return rec
 
 
+def run_name(d):
+    return os.path.basename(os.path.normpath(d))
+
+
 def load_results(d):
     path = os.path.join(d, "results.json")
     if not os.path.exists(path):
         die("%s not found" % path)
     with open(path) as f:
         try:
-            return json.load(f)
+            res = json.load(f)
         except ValueError as e:
             die("%s: not a results file (%s)" % (path, e))
+    if not isinstance(res, dict) or not isinstance(res.get("invocation"), dict) or \
+            not isinstance(res.get("runs"), list) or "date" not in res["invocation"]:
+        die("%s: not a results file (no invocation with a date, or no runs)" % path)
+    return res
 
 
-def series_of():
-    """The series the wbt kernel is built from: the sha256 of patches/
-    (the series file and its patches) that scripts/apply-series.sh last
-    applied, work/linux's HEAD and whether work/linux has changes not
-    committed there (the kernel may hold them).  HEAD differs from the
-    stamp's commit when work/linux has commits not yet exported."""
+def series_of(kernel):
+    """What the kernel image KERNEL was built from, as build-kernel.sh
+    wrote it next to the image (the tree's HEAD, the sha256 of its
+    uncommitted changes, and for work/linux the patches/ sum applied);
+    None for a bzImage given by path or an image built before the record
+    existed."""
+    if kernel not in ("wbt", "upstream", "debug", "nohooks", CAND):
+        return None
     try:
-        with open(os.path.join(WORK, "linux.wbt.stamp")) as f:
-            sums = f.read().split()
+        with open(os.path.join(WORK, "build", kernel, "series")) as f:
+            return f.read().strip() or None
     except OSError:
-        return "not recorded (no work/linux.wbt.stamp)"
-    tree = os.path.join(WORK, "linux")
-    head = subprocess.run(["git", "-C", tree, "rev-parse", "HEAD"], stdout=subprocess.PIPE,
-                          stderr=subprocess.DEVNULL, text=True)
-    if len(sums) != 2 or head.returncode != 0:
-        return "not recorded (work/linux.wbt.stamp or work/linux unreadable)"
-    head = head.stdout.strip()
-    dirty = subprocess.run(["git", "-C", tree, "diff", "--quiet", "HEAD", "--"]).returncode
-    return "patches %s, work/linux %s%s%s" % (
-        sums[0][:12], head[:12],
-        "" if head == sums[1] else " (applied at %s)" % sums[1][:12],
-        {0: "", 1: " with uncommitted changes"}.get(dirty, " (git diff failed)"))
+        return None
 
 
 def main(argv):
     a = parse_args(argv)
     if a.standing:
-        runs = [(os.path.basename(os.path.normpath(d)), load_results(d)) for d in a.standing]
+        runs = [(run_name(d), load_results(d)) for d in a.standing]
         try:
             sys.stdout.write(report.standing_text(runs))
         except ValueError as e:
@@ -531,8 +530,7 @@ def main(argv):
     if a.report or a.cover:
         res = load_results(a.report or a.cover)
         if a.cover:
-            sys.stdout.write(report.cover_text(
-                res, os.path.basename(os.path.normpath(a.cover))))
+            sys.stdout.write(report.cover_text(res, run_name(a.cover)))
         else:
             report.write_all(res, a.report)
         return 0
@@ -574,6 +572,9 @@ def main(argv):
             % a.kernel_wbt)
     if CAND in a.config_list:
         record_cand(a, outdir)
+    if series_of(a.kernel_wbt) is None:
+        log("NOTE: the wbt kernel %s records no series (built before build-kernel.sh "
+            "recorded it, or not a flavour): rebuild it to record one" % a.kernel_wbt)
     t0 = time.time()
     res = {
         "invocation": {
@@ -589,7 +590,7 @@ def main(argv):
             "accel": accel, "seed": a.seed_value, "profiles": a.profile_list,
             "order": ["%s-r%d%s" % (c, r, b[0]) for c, r, b in plan],
             "host_load_start": [round(x, 2) for x in os.getloadavg()],
-            "series": series_of(),
+            "series": series_of(a.kernel_wbt),
         },
         "runs": [],
     }

@@ -6,6 +6,8 @@
 #   --demo      W1 short form, none and wbt side by side (make demo)
 #   --report D  rewrite D/results.md and the plots from D/results.json
 #   --cover D   print the cover letter's results table of D/results.json
+#   --standing D...  print each goal's verdict in the newest run D that
+#               measured it (runs of one series)
 # Environment: WORKLOADS (e.g. "W1 W3"), REPEATS [3], CONFIGS
 # [none,upstream,wbt, nohooks with W6; wbt@USEC adds the patched kernel at
 # target USEC; cand the candidate kernel of make build-cand], PROFILES

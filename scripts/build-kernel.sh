@@ -67,8 +67,13 @@ configure() {
 	echo "$frag_sum" >"$out/.frag_sum"
 }
 
+# What the image is built from (tree_series), next to it for the
+# benchmark's record; removed first, so that a failed build leaves no
+# claim about the image.
+rm -f "$out/series"
 step "configure $flavour ($frags)" configure
 ccache -z >/dev/null
 step "build $flavour bzImage (-j$jobs)" "${mk[@]}" -s bzImage
+tree_series "$src" >"$out/series"
 log "ccache: $(ccache -s | grep -iE 'hits|misses' | tr -s ' ' | paste -sd' ')"
 ls -l "$out/arch/x86/boot/bzImage" >&2

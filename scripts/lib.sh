@@ -29,6 +29,22 @@ step() {
 	return "$rc"
 }
 
+# tree_series SRC: what a kernel built from the git tree SRC is built
+# from, one line: its HEAD and the sha256 of its uncommitted changes, and
+# for work/linux the sum of patches/ that apply-series.sh last applied
+# (its stamp).  Nothing when SRC is not a git tree of its own.
+tree_series() {
+	local src=$1 head diff patches=
+	[ -e "$src/.git" ] || return 0
+	head=$(git -C "$src" rev-parse HEAD 2>/dev/null) || return 0
+	diff=$(git -C "$src" diff HEAD -- | sha256sum | cut -c1-12)
+	[ "$diff" = "$(sha256sum </dev/null | cut -c1-12)" ] && diff=
+	[ "$src" = "$LINUX" ] && [ -f "$WORK/linux.wbt.stamp" ] &&
+		patches="patches $(cut -c1-12 "$WORK/linux.wbt.stamp"), "
+	printf '%s%s %s%s\n' "$patches" "${src#"$TOP"/}" "${head:0:12}" \
+		"${diff:+ with uncommitted changes $diff}"
+}
+
 need() {
 	local t
 	for t in "$@"; do

@@ -1,10 +1,14 @@
 #!/bin/bash
 # scripts/bench.sh --standing: each goal's verdict from the newest run that
-# measured it, whatever the order the runs are named in; runs recording
+# measured it, whatever the order the runs are named in; a newer run that
+# did not measure a goal leaves the older verdict; runs recording
 # different series are refused, and so is a directory without results.
-# A run records the series its wbt kernel was built from (series_of()).
-# Inputs are two committed runs of the same series, W3 on ssd in both,
-# and copies of them in a temporary directory.
+# The series a run records is what scripts/build-kernel.sh wrote next to
+# the image (tree_series of scripts/lib.sh, read by series_of() of
+# bench/run.py): made-up trees.  Inputs are two committed runs of the same
+# series, W3 on ssd in both, and copies of them; and the committed
+# bench/results/standing.md must be what --standing prints for its runs.
+# shellcheck disable=SC2317 # the functions that check calls
 set -u
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -20,29 +24,98 @@ hdd="W3 hdd wbt vs upstream: read p99 <= upstream's"
 "$bench" --standing "$new" "$old" >"$tmp/a" 2>&1
 check "the newer run's verdict stands ($(row "$p99" "$tmp/a"))" \
 	grep -qF "| $p99 | wbt/upstream = 1.148 | **NO** | \`20261207-041052\` |" "$tmp/a"
-check "a goal only the older run measured keeps its verdict" \
+check "a goal only the older run has a cell of keeps its verdict" \
 	grep -qF "| $hdd | wbt/upstream = 0.992 | within noise | \`20261207-004125\` |" "$tmp/a"
 "$bench" --standing "$old" "$new" >"$tmp/b" 2>&1
 check "the order of the arguments does not matter" cmp -s "$tmp/a" "$tmp/b"
-check "the count line adds up ($(grep -m1 goals: "$tmp/a"))" \
-	grep -q '^80 goals: 39 hold, 20 within noise, 21 missed, 0 not measured\.$' "$tmp/a"
-
-# Copies of the two runs that record a series: NAME's series is SERIES.
-record() {
-	mkdir -p "$tmp/$1"
-	"$py" -c 'import json, sys
-res = json.load(open(sys.argv[1]))
-res["invocation"]["series"] = sys.argv[3]
-json.dump(res, open(sys.argv[2], "w"))' "$2/results.json" "$tmp/$1/results.json" "$3"
+# The count line against the table under it.
+count() {
+	"$py" - "$1" <<'PY'
+import re
+import sys
+text = open(sys.argv[1]).read()
+m = re.search(r"^(\d+) goals: (\d+) hold, (\d+) within noise, (\d+) missed, (\d+) not measured\.$",
+              text, re.M)
+rows = [r for r in text.splitlines() if r.startswith("| ") and not r.startswith("| goal |")]
+want = [len(rows)] + [sum(1 for r in rows if r.split(" | ")[2] == v)
+                      for v in ("holds", "within noise", "**NO**", "not measured")]
+sys.exit(not m or [int(x) for x in m.groups()] != want)
+PY
 }
-record s1 "$old" "patches 111, work/linux aaa"
-record s2 "$new" "patches 222, work/linux bbb"
-record s3 "$new" "patches 111, work/linux aaa"
+check "the count line is the table's ($(grep -m1 'goals:' "$tmp/a"))" count "$tmp/a"
+
+# Copies of the two runs.  mk NAME SRC [SERIES [DROP]]: the copy records
+# SERIES (none: no series), without the boots of configuration DROP.
+mk() {
+	mkdir -p "$tmp/$1"
+	"$py" - "$2/results.json" "$tmp/$1/results.json" "${3:-}" "${4:-}" <<'PY'
+import json
+import sys
+res = json.load(open(sys.argv[1]))
+if sys.argv[3]:
+    res["invocation"]["series"] = sys.argv[3]
+res["runs"] = [r for r in res["runs"] if r["config"] != sys.argv[4]]
+json.dump(res, open(sys.argv[2], "w"))
+PY
+}
+mk s1 "$old" "patches 111, work/linux aaa"
+mk s2 "$new" "patches 222, work/linux bbb"
+mk s3 "$new" "patches 111, work/linux aaa"
+mk n3 "$new"
+mk u3 "$new" "" upstream
 expect_fail "runs of different series" "$bench" --standing "$tmp/s1" "$tmp/s2"
+"$bench" --standing "$tmp/s1" "$tmp/s3" >"$tmp/c" 2>&1
 check "runs of one recorded series are taken" \
-	"$bench" --standing "$tmp/s1" "$tmp/s3" >/dev/null
-check "and the series is named" grep -q 'series: patches 111, work/linux aaa$' \
-	<("$bench" --standing "$tmp/s1" "$tmp/s3")
+	grep -qF "| $p99 | wbt/upstream = 1.148 | **NO** | \`s3\` |" "$tmp/c"
+check "and the series is named" grep -q 'series: patches 111, work/linux aaa$' "$tmp/c"
+"$bench" --standing "$tmp/s1" "$tmp/n3" >"$tmp/d" 2>&1
+check "a run without a series is taken and named as unchecked" \
+	grep -q '^Runs that record no series, .*: n3\.$' "$tmp/d"
+"$bench" --standing "$old" "$tmp/u3" >"$tmp/e" 2>&1
+check "a newer run without 6.12's boots leaves the older verdict ($(row "$p99" "$tmp/e"))" \
+	grep -qF "| $p99 | wbt/upstream = 1.169 | **NO** | \`20261207-004125\` |" "$tmp/e"
+"$bench" --standing "$top/bench/results/20261207-044607" >"$tmp/f" 2>&1
+no_cellless() { grep -q "^| W1 qd1wc " "$1" && ! grep -qF "| W1 - " "$1"; }
+check "a goal no cell of a run measured gets no row" no_cellless "$tmp/f"
 expect_fail "results.json not found" "$bench" --standing "$old" "$tmp/none"
+echo '{"runs": []}' >"$tmp/n3/results.json"
+expect_fail "not a results file" "$bench" --standing "$old" "$tmp/n3"
 expect_fail "exclude each other" "$bench" --standing "$old" --cover "$old"
+
+# What a kernel build records, and what a run reads back from it.
+w=$tmp/work
+git init -q "$w/linux"
+git -C "$w/linux" -c user.name=t -c user.email=t@t commit -q --allow-empty -m base
+echo "0123456789abcdef0123 $(git -C "$w/linux" rev-parse HEAD)" >"$w/linux.wbt.stamp"
+series() { WBT_WORK=$w bash -c '. "$1/scripts/lib.sh" && tree_series "$2"' _ "$top" "$1"; }
+head=$(git -C "$w/linux" rev-parse --short=12 HEAD)
+check "a clean tree: the patches' sum and HEAD ($(series "$w/linux"))" \
+	test "$(series "$w/linux")" = "patches 0123456789ab, $w/linux $head"
+echo x >"$w/linux/f"
+git -C "$w/linux" add f
+s1=$(series "$w/linux")
+echo y >"$w/linux/f"
+named() { [[ $1 == *" with uncommitted changes "???????????? ]] && [ "$(series "$w/linux")" != "$1" ]; }
+check "uncommitted changes are named by their sum ($s1)" named "$s1"
+mkdir -p "$w/linux/plain"
+check "a directory that is not a git tree of its own records nothing" \
+	test -z "$(series "$w/linux/plain")"
+mkdir -p "$w/build/wbt"
+rs() { (cd "$top/bench" && WBT_WORK=$w "$py" -c 'import sys, run; print(run.series_of(sys.argv[1]))' "$1"); }
+check "an image without a record: no series" test "$(rs wbt)" = None
+echo "patches 1, work/linux 2" >"$w/build/wbt/series"
+check "an image's record is the run's series" test "$(rs wbt)" = "patches 1, work/linux 2"
+check "a bzImage by path: no series" test "$(rs "$w/build/wbt/bzImage")" = None
+
+# bench/results/standing.md holds what --standing prints for the runs it
+# names, in one piece, so an edit by hand or a stale table fails.
+st=$top/bench/results/standing.md
+# shellcheck disable=SC2016 # the backquotes are markdown
+mapfile -t sruns < <(sed -n -E 's|^- `([0-9]{8}-[0-9]{6})`: .*|\1|p' "$st")
+check "bench/results/standing.md names its runs (${#sruns[@]})" test "${#sruns[@]}" -gt 0
+for r in "${sruns[@]}"; do
+	check "its run $r is committed" committed "bench/results/$r/results.json"
+done
+"$bench" --standing "${sruns[@]/#/$top/bench/results/}" >"$tmp/st" 2>&1
+check "bench/results/standing.md is what --standing prints for them" contains "$tmp/st" "$st"
 exit "$fails"

@@ -35,3 +35,12 @@ expect_fail() {
 		echo "ok: $* -> $(grep -m1 -- "$pat" <<<"$out")"
 	fi
 }
+
+# committed PATH: PATH (from the top of the repository) is in git.
+committed() { git -C "$top" ls-files --error-unmatch "$1" >/dev/null 2>&1; }
+
+# contains PART WHOLE: file WHOLE holds file PART's text in one piece.
+contains() {
+	"$py" -c 'import sys; sys.exit(open(sys.argv[1]).read() not in open(sys.argv[2]).read())' \
+		"$1" "$2"
+}
