@@ -497,9 +497,12 @@ def load_results(d):
             res = json.load(f)
         except ValueError as e:
             die("%s: not a results file (%s)" % (path, e))
-    if not isinstance(res, dict) or not isinstance(res.get("invocation"), dict) or \
-            not isinstance(res.get("runs"), list) or "date" not in res["invocation"]:
-        die("%s: not a results file (no invocation with a date, or no runs)" % path)
+    inv = res.get("invocation") if isinstance(res, dict) else None
+    if not isinstance(inv, dict) or not isinstance(res.get("runs"), list) or \
+            not isinstance(inv.get("date"), str) or not isinstance(inv.get("repeats"), int) or \
+            not all(isinstance(inv.get(k), list) for k in ("configs", "workloads")):
+        die("%s: not a results file (no invocation with a date, repeats, configs and "
+            "workloads, or no runs)" % path)
     return res
 
 
@@ -509,8 +512,6 @@ def series_of(kernel):
     uncommitted changes, and for work/linux the patches/ sum applied);
     None for a bzImage given by path or an image built before the record
     existed."""
-    if kernel not in ("wbt", "upstream", "debug", "nohooks", CAND):
-        return None
     try:
         with open(os.path.join(WORK, "build", kernel, "series")) as f:
             return f.read().strip() or None

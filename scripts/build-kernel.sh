@@ -67,13 +67,14 @@ configure() {
 	echo "$frag_sum" >"$out/.frag_sum"
 }
 
-# What the image is built from (tree_series), next to it for the
-# benchmark's record; removed first, so that a failed build leaves no
-# claim about the image.
+# What the image is built from (tree_series), taken before the build and
+# written next to the image after it, for the benchmark's record; removed
+# first, so that a failed build leaves no claim about the image.
 rm -f "$out/series"
+series=$(tree_series "$src") || series=
 step "configure $flavour ($frags)" configure
 ccache -z >/dev/null
 step "build $flavour bzImage (-j$jobs)" "${mk[@]}" -s bzImage
-tree_series "$src" >"$out/series"
+[ -z "$series" ] || echo "$series" >"$out/series"
 log "ccache: $(ccache -s | grep -iE 'hits|misses' | tr -s ' ' | paste -sd' ')"
 ls -l "$out/arch/x86/boot/bzImage" >&2

@@ -30,17 +30,26 @@ step() {
 }
 
 # tree_series SRC: what a kernel built from the git tree SRC is built
-# from, one line: its HEAD and the sha256 of its uncommitted changes, and
-# for work/linux the sum of patches/ that apply-series.sh last applied
-# (its stamp).  Nothing when SRC is not a git tree of its own.
+# from, one line: its HEAD; the sha256 of its changes against HEAD, the
+# untracked files not ignored included; and for work/linux the sum of
+# patches/ that apply-series.sh last applied (its stamp), with the commit
+# it was applied at when HEAD has moved on.  Plumbing only, so that the
+# user's diff settings do not change the sum.  Nothing when SRC is not a
+# git tree of its own or git fails.
 tree_series() {
-	local src=$1 head diff patches=
+	local src=$1 head diff empty patches='' at
 	[ -e "$src/.git" ] || return 0
 	head=$(git -C "$src" rev-parse HEAD 2>/dev/null) || return 0
-	diff=$(git -C "$src" diff HEAD -- | sha256sum | cut -c1-12)
-	[ "$diff" = "$(sha256sum </dev/null | cut -c1-12)" ] && diff=
-	[ "$src" = "$LINUX" ] && [ -f "$WORK/linux.wbt.stamp" ] &&
-		patches="patches $(cut -c1-12 "$WORK/linux.wbt.stamp"), "
+	diff=$( (git -C "$src" diff-index -p --no-ext-diff --binary HEAD -- &&
+		git -C "$src" ls-files -z -o --exclude-standard |
+		(cd "$src" && xargs -0 -r sha256sum --)) | sha256sum | cut -c1-12) || return 0
+	empty=$(sha256sum </dev/null | cut -c1-12)
+	[ "$diff" = "$empty" ] && diff=
+	if [ "$src" = "$LINUX" ] && [ -f "$WORK/linux.wbt.stamp" ]; then
+		read -r patches at <"$WORK/linux.wbt.stamp" || return 0
+		patches="patches ${patches:0:12}, "
+		[ "$at" = "$head" ] || patches="$patches(applied at ${at:0:12}) "
+	fi
 	printf '%s%s %s%s\n' "$patches" "${src#"$TOP"/}" "${head:0:12}" \
 		"${diff:+ with uncommitted changes $diff}"
 }

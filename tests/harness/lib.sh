@@ -10,7 +10,7 @@ py=python3
 [ -x /usr/bin/python3 ] && py=/usr/bin/python3
 export PYTHONDONTWRITEBYTECODE=1
 
-# check DESCRIPTION CMD...: CMD must succeed.
+# check DESCRIPTION CMD...: CMD must succeed; returns CMD's success.
 check() {
 	local what=$1
 	shift
@@ -19,6 +19,7 @@ check() {
 	else
 		echo "FAIL: $what"
 		fails=$((fails + 1))
+		return 1
 	fi
 }
 
