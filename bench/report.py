@@ -1286,17 +1286,28 @@ def cover_text(res, name):
     return "\n".join(out) + "\n"
 
 
+def series_key(rec):
+    """What identifies the series of a run's record (run.py series_of):
+    "patches X" for a tree that is the patches/ of sum X as git am applied
+    them, with nothing applied later and nothing uncommitted, since git am
+    of the same patches in another work tree gives the same tree under
+    other commit ids; otherwise the whole record."""
+    m = re.fullmatch(r"(patches [0-9a-f]+), \S+ [0-9a-f]+", rec or "")
+    return m.group(1) if m else rec
+
+
 def standing_text(runs):
     """Where each goal stands over RUNS, [(name, results)] of one series:
     every goal of GOALS that some run measured, with its verdict in the
     newest run (by the date it started, then by name) that measured it.
-    Runs that record different series are refused (ValueError): a verdict
+    Runs that record different series (series_key) are refused
+    (ValueError): a verdict
     of one series next to another's would describe neither.  Runs that
     record none are taken, and named as checked by hand."""
     runs = sorted(runs, key=lambda nr: (nr[1]["invocation"]["date"], nr[0]))
     series = {}
     for name, res in runs:
-        series.setdefault(res["invocation"].get("series"), []).append(name)
+        series.setdefault(series_key(res["invocation"].get("series")), []).append(name)
     recorded = [x for x in series if x]
     if len(recorded) > 1:
         raise ValueError("runs of different series: " + "; ".join(

@@ -65,6 +65,10 @@ mk s1 "$old" "patches 111, work/linux aaa"
 mk s2 "$new" "patches 222, work/linux bbb"
 mk s3 "$new" "patches 111, work/linux aaa"
 mk n3 "$new"
+# The same patches applied in another work tree: other commit ids.
+mk s4 "$new" "patches 111, work/linux bbb"
+mk s5 "$new" "patches 111, (applied at aaa) work/linux bbb"
+mk s6 "$new" "patches 111, work/linux aaa with uncommitted changes ccc"
 mk u3 "$new" "" upstream
 # Two runs started at the same time: the later name is the newer.
 mk t1 "$new" "" "" 20990101-000000
@@ -74,6 +78,11 @@ expect_fail "runs of different series" "$bench" --standing "$tmp/s1" "$tmp/s2"
 check "runs of one recorded series are taken" \
 	grep -qF "| $p99 | wbt/upstream = 1.148 | **NO** | \`s3\` |" "$tmp/c"
 check "and the series is named" grep -q 'series: patches 111, work/linux aaa$' "$tmp/c"
+"$bench" --standing "$tmp/s1" "$tmp/s4" >"$tmp/h" 2>&1
+check "the same patches applied in another tree are one series" \
+	grep -qF "| $p99 | wbt/upstream = 1.148 | **NO** | \`s4\` |" "$tmp/h"
+expect_fail "runs of different series" "$bench" --standing "$tmp/s1" "$tmp/s5"
+expect_fail "runs of different series" "$bench" --standing "$tmp/s1" "$tmp/s6"
 "$bench" --standing "$tmp/s1" "$tmp/n3" >"$tmp/d" 2>&1
 check "a run without a series is named as unchecked" \
 	grep -q '^Runs that record no series, .*: n3\.$' "$tmp/d"
