@@ -2,7 +2,7 @@ import gzip
 import re
 import sys
 
-# Debugfs samples of diag3.sh, every 50 ms, in 10 s buckets: the share of
+# Debugfs samples of diag3.sh, about every 90 ms, in 10 s buckets: the share of
 # samples with a dirtier asleep in the last 200 ms (rw) and with reads
 # active (ra), the mean step and the mean writes in flight per class.
 S = re.compile(r'(\S+) rw=(\d) ra=(\d) st=(-?\d+) bg=(\d+) normal=(\d+) max=(\d+)')
